@@ -1,0 +1,172 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Store
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A private PostgreSQL cluster in a temp directory, run with the machine's own server binaries
+/// (`initdb`, `pg_ctl`). Used by the tests, `alfred dev` and the benchmark. As root it runs the
+/// server as an unprivileged user (`postgres` if present, else `nobody`), because Postgres refuses root.
+public final class EmbeddedPostgres: Sendable {
+    public struct Options: Sendable {
+        /// Tests turn fsync off for speed; `alfred dev` and the benchmark keep the server defaults.
+        public var durable = true
+        public var maxConnections = 200
+        public init(durable: Bool = true) { self.durable = durable }
+    }
+
+    public let directory: URL
+    public let port: Int
+    public let superuser = "alfred"
+    private let binaries: URL
+    private let runAs: String?
+
+    public var url: DatabaseURL {
+        DatabaseURL(host: "127.0.0.1", port: port, username: superuser, password: nil, database: "postgres")
+    }
+
+    public func url(database: String) -> DatabaseURL {
+        var url = self.url
+        url.database = database
+        return url
+    }
+
+    /// Creates and starts a new cluster. Throws an actionable error when PostgreSQL is not installed.
+    public init(options: Options = .init()) throws {
+        binaries = try Self.findBinaries()
+        runAs = geteuid() == 0 ? (Self.userExists("postgres") ? "postgres" : "nobody") : nil
+        let template = FileManager.default.temporaryDirectory.appendingPathComponent("alfred-pg-XXXXXX").path
+        var buffer = Array(template.utf8CString)
+        guard mkdtemp(&buffer) != nil else { throw EmbeddedPostgresError("cannot create a temp directory for Postgres") }
+        directory = URL(fileURLWithPath: String(cString: buffer))
+        if let runAs {
+            try Self.run("/bin/chown", [runAs, directory.path])
+        }
+        port = try Self.freePort()
+        let data = directory.appendingPathComponent("data").path
+        try runServerTool("initdb", ["-D", data, "-U", superuser, "--auth=trust", "-E", "UTF8", "--no-sync",
+                                     "--locale=C"])
+        var settings = "-p \(port) -k \(directory.path) -c listen_addresses=127.0.0.1 -c max_connections=\(options.maxConnections)"
+        if !options.durable { settings += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off" }
+        try runServerTool("pg_ctl", ["-D", data, "-l", directory.appendingPathComponent("server.log").path,
+                                     "-o", settings, "-w", "-t", "60", "start"])
+    }
+
+    /// Fast shutdown and removal of the directory.
+    public func stop() {
+        _ = try? runServerTool("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"])
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Stops the server (connections drop) and returns; `start()` brings it back on the same port.
+    public func stopServer() throws {
+        try runServerTool("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"])
+    }
+
+    public func startServer() throws {
+        try runServerTool("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-l",
+                                     directory.appendingPathComponent("server.log").path, "-w", "-t", "60", "start"])
+    }
+
+    /// Creates a database (and returns its URL).
+    public func createDatabase(_ name: String, logger: Logger) async throws -> DatabaseURL {
+        let connection = try await PostgresConnection.connect(
+            configuration: url.connectionConfiguration(), id: 1, logger: logger)
+        do {
+            _ = try await connection.query("CREATE DATABASE \(unescaped: "\"\(name)\"")", logger: logger).collect()
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
+        return url(database: name)
+    }
+
+    private func runServerTool(_ tool: String, _ arguments: [String]) throws {
+        let executable = binaries.appendingPathComponent(tool).path
+        if let runAs {
+            try Self.run("/usr/sbin/runuser", ["-u", runAs, "--", executable] + arguments, in: directory)
+        } else {
+            try Self.run(executable, arguments, in: directory)
+        }
+    }
+
+    /// `initdb` on PATH, or Debian's `/usr/lib/postgresql/<version>/bin`, newest first.
+    static func findBinaries() throws -> URL {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        var candidates = path.split(separator: ":").map { URL(fileURLWithPath: String($0)) }
+        let debian = URL(fileURLWithPath: "/usr/lib/postgresql")
+        if let versions = try? FileManager.default.contentsOfDirectory(atPath: debian.path) {
+            candidates += versions.sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }
+                .map { debian.appendingPathComponent($0).appendingPathComponent("bin") }
+        }
+        for directory in candidates
+        where FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("initdb").path)
+            && FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("pg_ctl").path)
+        {
+            return directory
+        }
+        throw EmbeddedPostgresError(
+            "PostgreSQL server binaries (initdb, pg_ctl) not found on PATH or in /usr/lib/postgresql/*/bin; "
+                + "install them with: apt-get install -y postgresql")
+    }
+
+    static func userExists(_ name: String) -> Bool { getpwnam(name) != nil }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw EmbeddedPostgresError("socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw EmbeddedPostgresError("cannot find a free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Runs a tool to completion with `posix_spawn` and `waitpid`. Output goes to a file: `pg_ctl start`
+    /// leaves the server running with inherited descriptors, which makes pipes (and Foundation's
+    /// `Process`, which watches one) wait forever.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws -> String {
+        let logPath = FileManager.default.temporaryDirectory.appendingPathComponent("alfred-tool-\(UUID().uuidString).log").path
+        defer { unlink(logPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Glibc's module does not export posix_spawn_file_actions_addchdir_np; coreutils' env changes directory.
+        let command = directory.map { ["/usr/bin/env", "-C", $0.path, executable] } ?? [executable]
+        let argv = (command + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+        guard spawned == 0 else { throw EmbeddedPostgresError("cannot start \(executable): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        let exited = (status & 0x7f) == 0
+        let code = (status >> 8) & 0xff
+        guard exited && code == 0 else {
+            throw EmbeddedPostgresError(
+                "\((executable as NSString).lastPathComponent) \(arguments.last ?? "") failed (status \(status)): \(text.suffix(800))")
+        }
+        return text
+    }
+}
+
+public struct EmbeddedPostgresError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Store
+import Synchronization
+
+/// One private cluster per test process, started on first use and removed at exit; each suite gets
+/// a fresh, migrated database of its own, so suites run in parallel without seeing each other's rows.
+public enum TestDatabase {
+    nonisolated(unsafe) private static var started: EmbeddedPostgres?
+    private static let lock = Mutex(())
+
+    /// The process-wide test cluster (fsync off: tests check behaviour, the benchmark checks speed).
+    public static func cluster() throws -> EmbeddedPostgres {
+        try lock.withLock { _ in
+            if let started { return started }
+            let cluster = try EmbeddedPostgres(options: .init(durable: false))
+            started = cluster
+            atexit { TestDatabase.stopAtExit() }
+            return cluster
+        }
+    }
+
+    private static func stopAtExit() { started?.stop() }
+
+    /// A new database on the test cluster with every migration applied.
+    public static func fresh(logger: Logger = Logger(label: "test")) async throws -> DatabaseURL {
+        let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let url = try await cluster().createDatabase(name, logger: logger)
+        try await migrate(url, logger: logger)
+        return url
+    }
+
+    /// Applies the repository's migrations to `url`.
+    public static func migrate(_ url: DatabaseURL, logger: Logger) async throws {
+        let client = PostgresClient(configuration: url.clientConfiguration(maxConnections: 2))
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await client.run() }
+            _ = try await Migrator(directory: migrationsDirectory, logger: logger).migrate(client: client)
+            group.cancelAll()
+        }
+    }
+
+    /// `migrations/` at the package root, found from this source file's location.
+    public static var migrationsDirectory: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("migrations")
+    }
+
+    /// Runs `body` with a running client for `url`.
+    public static func withClient<T: Sendable>(
+        _ url: DatabaseURL, maxConnections: Int = 10, _ body: @Sendable (PostgresClient) async throws -> T
+    ) async throws -> T {
+        let client = PostgresClient(configuration: url.clientConfiguration(maxConnections: maxConnections))
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            return try await body(client)
+        }
+    }
+}

@@ -1,0 +1,330 @@
+import AlfredCore
+import Foundation
+import Logging
+import Metrics
+import ServiceLifecycle
+import Synchronization
+
+/// Claims and runs jobs of one queue with bounded concurrency.
+///
+/// - Claims are batched (one statement for up to `claimBatch` jobs) and completions are batched (one
+///   statement for all jobs that finished while the previous write was in flight), so the round
+///   trips per job stay well below one under load.
+/// - It sleeps until the earliest known `due_at`; NOTIFY wakes it early, a slow poll is the fallback.
+/// - Leases are extended by a heartbeat while handlers run; a lost lease is reported to the handler
+///   and its outcome is refused by the store.
+/// - On graceful shutdown it stops claiming, lets running jobs finish within `shutdownGrace`, then
+///   cancels the rest and releases them (back to `queued`, no attempt used).
+public final class Worker<C: Clock<Duration>>: Service {
+    public struct Configuration: Sendable {
+        public var queue = "default"
+        public var concurrency = 32
+        public var claimBatch = 100
+        public var lease: Duration = .seconds(30)
+        public var heartbeatInterval: Duration = .seconds(10)
+        /// Fallback poll; NOTIFY and the next-due timer are the mechanism.
+        public var pollInterval: Duration = .seconds(5)
+        public var shutdownGrace: Duration = .seconds(20)
+        public var retry = RetryPolicy.default
+        public var owner: String = Worker.defaultOwner()
+        public init() {}
+    }
+
+    private let store: any JobStore
+    private let registry: JobRegistry
+    private let configuration: Configuration
+    private let clock: C
+    private let logger: Logger
+    private let metrics: QueueMetrics
+    private let storeErrors = QueueMetrics.storeError("claim")
+
+    private struct Shared {
+        var stopping = false
+        var inFlight = 0
+        var running: [JobID: Lease] = [:]
+        var lost: Set<JobID> = []
+        /// Set by wake-ups: work is ready now.
+        var workReady = false
+        /// Set by wake-ups: the earliest instant something was announced due.
+        var announcedDue: C.Instant?
+        /// True while the last store call failed (readiness).
+        var storeHealthy = true
+    }
+    private let shared = Mutex(Shared())
+    private let signal = Signal()
+    private let rng = Mutex(SystemRandomNumberGenerator())
+    private let completions: CompletionBatcher
+
+    public init(store: any JobStore, registry: JobRegistry, wakeups: (any WakeupSource)?,
+                configuration: Configuration, clock: C, logger: Logger) {
+        self.store = store
+        self.registry = registry
+        self.configuration = configuration
+        self.clock = clock
+        var logger = logger
+        logger[metadataKey: "alfred.worker"] = "\(configuration.owner)"
+        logger[metadataKey: "alfred.queue"] = "\(configuration.queue)"
+        self.logger = logger
+        self.metrics = QueueMetrics(kinds: registry.kinds)
+        self.completions = CompletionBatcher(store: store, logger: logger)
+        wakeups?.subscribe { [weak self] wakeup in self?.wake(wakeup) }
+    }
+
+    /// `host:pid:random`, so operators can tell which process holds a lease.
+    public static func defaultOwner() -> String {
+        let host = ProcessInfo.processInfo.hostName
+        return "\(host):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8).lowercased())"
+    }
+
+    /// False while the store is failing; `/readyz` reports it.
+    public var isHealthy: Bool { shared.withLock { $0.storeHealthy } }
+
+    public var inFlight: Int { shared.withLock { $0.inFlight } }
+
+    private func wake(_ wakeup: Wakeup) {
+        if let queue = wakeup.queue, queue != configuration.queue { return }
+        let now = clock.now
+        shared.withLock { s in
+            if let seconds = wakeup.dueInSeconds, seconds > 0.001 {
+                let due = now.advanced(by: .seconds(seconds))
+                s.announcedDue = s.announcedDue.map { min($0, due) } ?? due
+            } else {
+                s.workReady = true
+            }
+        }
+        signal.fire()
+    }
+
+    public func run() async throws {
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { services in
+                services.addTask { await self.completions.run() }
+                services.addTask { await self.heartbeatLoop() }
+                await withDiscardingTaskGroup { jobs in
+                    await self.claimLoop(&jobs)
+                    await self.drain(&jobs)
+                }
+                // Every handler has returned: stop the helpers once their last writes are done.
+                self.completions.finish()
+                self.shared.withLock { $0.stopping = true }
+                self.heartbeatStop.fire()
+            }
+        } onGracefulShutdown: {
+            self.shared.withLock { $0.stopping = true }
+            self.signal.fire()
+        }
+    }
+
+    private var stopping: Bool { shared.withLock { $0.stopping } } 
+
+    private func claimLoop(_ jobs: inout DiscardingTaskGroup) async {
+        var knownWork = true
+        var nextDue: C.Instant?
+        var failures = 0
+        while !stopping && !Task.isCancelled {
+            let free = configuration.concurrency - shared.withLock { $0.inFlight }
+            let now = clock.now
+            if free > 0 && (knownWork || nextDue.map { now >= $0 } == true) {
+                let want = min(free, configuration.claimBatch)
+                let claimed: [ClaimedJob]
+                do {
+                    claimed = try await store.claim(
+                        queue: configuration.queue, limit: want, owner: configuration.owner, lease: configuration.lease)
+                    if failures > 0 { logger.info("store reachable again; claiming") }
+                    failures = 0
+                    shared.withLock { $0.storeHealthy = true }
+                } catch {
+                    failures += 1
+                    storeErrors.increment()
+                    shared.withLock { $0.storeHealthy = false }
+                    let backoff = Duration.milliseconds(min(5000, 100 << min(failures, 6)))
+                    logger.error("claim failed; backing off", metadata: [
+                        "alfred.error": "\(String(reflecting: error))", "alfred.failures": "\(failures)"])
+                    _ = await signal.wait(until: clock.now.advanced(by: backoff), clock: clock)
+                    continue
+                }
+                shared.withLock { s in
+                    s.inFlight += claimed.count
+                    for job in claimed { s.running[job.id] = job.lease }
+                }
+                for job in claimed {
+                    jobs.addTask { await self.execute(job) }
+                }
+                if claimed.count == want {
+                    knownWork = true
+                    continue
+                }
+                knownWork = false
+                nextDue = nil
+                do {
+                    if let seconds = try await store.secondsUntilNextDue(queue: configuration.queue) {
+                        // Due but not claimable means another worker is claiming it right now: look again shortly.
+                        nextDue = clock.now.advanced(by: seconds > 0 ? .seconds(seconds) : .milliseconds(20))
+                    }
+                } catch {
+                    storeErrors.increment()
+                }
+            }
+            // Sleep until the earliest known due time, a wake-up, freed capacity, or the poll interval.
+            let atCapacity = configuration.concurrency - shared.withLock { $0.inFlight } <= 0
+            if knownWork && !atCapacity { continue }
+            var deadline = clock.now.advanced(by: configuration.pollInterval)
+            if let nextDue, !atCapacity { deadline = min(deadline, nextDue) }
+            let fired = await signal.wait(until: deadline, clock: clock)
+            let (ready, announced) = shared.withLock { s -> (Bool, C.Instant?) in
+                defer { s.workReady = false; s.announcedDue = nil }
+                return (s.workReady, s.announcedDue)
+            }
+            if ready || (!fired && clock.now >= deadline && !atCapacity) { knownWork = true }
+            if let announced { nextDue = nextDue.map { min($0, announced) } ?? announced }
+        }
+    }
+
+    /// After claiming stopped: wait for running jobs up to the grace period, then cancel the rest
+    /// (their handlers see cancellation and the jobs are released).
+    private func drain(_ jobs: inout DiscardingTaskGroup) async {
+        let graceEnd = clock.now.advanced(by: configuration.shutdownGrace)
+        while shared.withLock({ $0.inFlight }) > 0 && clock.now < graceEnd && !Task.isCancelled {
+            _ = await signal.wait(until: graceEnd, clock: clock)
+        }
+        let left = shared.withLock { $0.inFlight }
+        if left > 0 {
+            logger.warning("shutdown grace elapsed; releasing running jobs", metadata: ["alfred.jobs": "\(left)"])
+            jobs.cancelAll()
+        }
+    }
+
+    private func execute(_ job: ClaimedJob) async {
+        let m = metrics[job.kind]
+        m.claimed.increment()
+        m.lateness.recordNanoseconds(Int64(job.lateness.seconds * 1e9))
+        var logger = self.logger
+        logger[metadataKey: "alfred.job.id"] = "\(job.id)"
+        logger[metadataKey: "alfred.job.kind"] = "\(registry.entry(for: job.kind) == nil ? MetricName.unknownKind : job.kind)"
+        logger[metadataKey: "alfred.attempt"] = "\(job.attempt)"
+        defer {
+            shared.withLock { s in
+                s.inFlight -= 1
+                s.running[job.id] = nil
+                s.lost.remove(job.id)
+            }
+            signal.fire()
+        }
+
+        guard let entry = registry.entry(for: job.kind) else {
+            await record(job, m, logger, error: "no handler for kind '\(job.kind.prefix(64))' on this worker", .discard)
+            return
+        }
+        if let deadline = job.deadline, deadline <= Date() {
+            // The store re-checks against the database clock before expiring it.
+            await record(job, m, logger, error: "deadline passed before the job could start", .retry(after: .zero))
+            return
+        }
+        let context = JobContext(
+            id: job.id, kind: job.kind, attempt: job.attempt, maxAttempts: job.maxAttempts, deadline: job.deadline,
+            userID: job.userID, lateness: job.lateness, logger: logger, leaseLost: { [self] in self.shared.withLock { $0.lost.contains(job.id) } })
+        let start = clock.now
+        do {
+            let outcome = try await entry.run(job.payload, context)
+            m.duration.recordNanoseconds(Int64(start.duration(to: clock.now).seconds * 1e9))
+            let next: JobSchedule? = if case .runAgain(let schedule) = outcome { schedule } else { nil }
+            if await completions.complete(Completion(lease: job.lease, next: next)) {
+                m.completed.increment()
+            } else {
+                m.leaseLost.increment()
+                logger.warning("job finished but its lease was lost (rescued or cancelled meanwhile); outcome refused")
+            }
+        } catch {
+            m.duration.recordNanoseconds(Int64(start.duration(to: clock.now).seconds * 1e9))
+            if Task.isCancelled {
+                // Shutdown grace ran out: hand the job back without using its attempt.
+                await shielded { _ = try? await self.store.snooze(job.lease, for: .zero) }
+                logger.info("released job at shutdown")
+                return
+            }
+            switch error {
+            case let error as PayloadDecodingError:
+                await record(job, m, logger, error: error.description, .discard)
+            case let error as JobError:
+                switch error.action {
+                case .discard:
+                    await record(job, m, logger, error: error.reason, .discard)
+                case .retry(let after):
+                    await record(job, m, logger, error: error.reason, policy(job, retryAfter: after))
+                case .snooze(let delay):
+                    do {
+                        if try await store.snooze(job.lease, for: delay) == false { m.leaseLost.increment() }
+                    } catch {
+                        logger.error("could not record snooze; the lease will expire and the job be rescued",
+                                     metadata: ["alfred.error": "\(String(reflecting: error))"])
+                    }
+                }
+            default:
+                await record(job, m, logger, error: String(describing: error), policy(job, retryAfter: nil))
+            }
+        }
+    }
+
+    private func policy(_ job: ClaimedJob, retryAfter: Duration?) -> FailureDisposition {
+        rng.withLock { rng in
+            configuration.retry.next(afterAttempt: job.attempt, maxAttempts: job.maxAttempts, retryAfter: retryAfter,
+                                     using: &rng)
+        }
+    }
+
+    /// Records a failed attempt and counts what it led to.
+    private func record(_ job: ClaimedJob, _ m: QueueMetrics.Kind, _ logger: Logger, error: String,
+                        _ disposition: FailureDisposition) async {
+        m.failed.increment()
+        let state: JobState?
+        do {
+            state = try await shielded { try await self.store.fail(job.lease, error: error, disposition: disposition) }
+        } catch {
+            QueueMetrics.storeError("fail").increment()
+            logger.error("could not record a failed attempt; the lease will expire and the job be rescued",
+                         metadata: ["alfred.error": "\(String(reflecting: error))"])
+            return
+        }
+        switch state {
+        case .queued?: m.retried.increment()
+        case .discarded?: m.discarded.increment()
+        case .expired?: m.expired.increment()
+        case nil: m.leaseLost.increment()
+        default: break
+        }
+        let level: Logger.Level = state == .queued ? .info : .warning
+        logger.log(level: level, "job attempt failed", metadata: [
+            "alfred.outcome": "\(state?.rawValue ?? "lease-lost")", "alfred.error": "\(error.prefix(300))"])
+    }
+
+    private let heartbeatStop = Signal()
+
+    /// Extends the leases of running jobs every `heartbeatInterval`.
+    private func heartbeatLoop() async {
+        while true {
+            _ = await heartbeatStop.wait(until: clock.now.advanced(by: configuration.heartbeatInterval), clock: clock)
+            let (leases, done) = shared.withLock { s in (Array(s.running.values), s.stopping && s.inFlight == 0) }
+            if done || Task.isCancelled { return }
+            guard !leases.isEmpty else { continue }
+            do {
+                let lost = try await store.heartbeat(leases, lease: configuration.lease)
+                guard !lost.isEmpty else { continue }
+                shared.withLock { s in for lease in lost where s.running[lease.id] == lease { s.lost.insert(lease.id) } }
+                logger.warning("leases lost (rescued or cancelled while running)", metadata: ["alfred.jobs": "\(lost.count)"])
+            } catch {
+                QueueMetrics.storeError("heartbeat").increment()
+                logger.error("heartbeat failed", metadata: ["alfred.error": "\(String(reflecting: error))"])
+            }
+        }
+    }
+}
+
+/// Runs a bookkeeping write to completion even if the calling task was cancelled (shutdown past its
+/// grace): the unstructured task does not inherit cancellation, and we wait for it.
+func shielded<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await Task { try await body() }.value
+}
+
+func shielded(_ body: @escaping @Sendable () async -> Void) async {
+    await Task { await body() }.value
+}

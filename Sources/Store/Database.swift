@@ -1,0 +1,76 @@
+import AlfredCore
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Where the database is, parsed from `ALFRED_DATABASE_URL`
+/// (`postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require]`).
+public struct DatabaseURL: Sendable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+    public var username: String
+    public var password: Redacted<String>?
+    public var database: String
+    public var tls: TLSMode
+
+    public enum TLSMode: String, Sendable { case disable, prefer, require }
+
+    public init(host: String, port: Int, username: String, password: String?, database: String, tls: TLSMode = .disable) {
+        self.host = host; self.port = port; self.username = username
+        self.password = password.map(Redacted.init); self.database = database; self.tls = tls
+    }
+
+    public init(_ string: String) throws {
+        guard let url = URLComponents(string: string), ["postgres", "postgresql"].contains(url.scheme ?? ""),
+              let host = url.host, !host.isEmpty
+        else {
+            throw StoreError.migration(
+                "database URL must look like postgres://user:password@host:5432/database (got a malformed value)")
+        }
+        let database = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
+        let sslmode = url.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"
+        guard let tls = TLSMode(rawValue: sslmode) else {
+            throw StoreError.migration("database URL: sslmode must be disable, prefer or require, not \(sslmode)")
+        }
+        self.init(host: host, port: url.port ?? 5432, username: url.user ?? "postgres",
+                  password: url.password?.removingPercentEncoding, database: database.isEmpty ? "postgres" : database,
+                  tls: tls)
+    }
+
+    /// Safe to log: no password.
+    public var description: String { "postgres://\(username)@\(host):\(port)/\(database)" }
+
+    /// The full URL, password included, for handing to a child process. Never log it.
+    public var secretString: Redacted<String> {
+        var c = URLComponents()
+        c.scheme = "postgres"; c.host = host; c.port = port; c.user = username
+        c.password = password?.unsafeValue; c.path = "/" + database
+        c.queryItems = [URLQueryItem(name: "sslmode", value: tls.rawValue)]
+        return Redacted(c.string ?? "")
+    }
+
+    public func clientConfiguration(maxConnections: Int = 20) -> PostgresClient.Configuration {
+        let tlsConfig: PostgresClient.Configuration.TLS = switch tls {
+        case .disable: .disable
+        case .prefer: .prefer(.makeClientConfiguration())
+        case .require: .require(.makeClientConfiguration())
+        }
+        var config = PostgresClient.Configuration(
+            host: host, port: port, username: username, password: password?.unsafeValue, database: database,
+            tls: tlsConfig)
+        config.options.maximumConnections = maxConnections
+        config.options.connectTimeout = .seconds(5)
+        return config
+    }
+
+    public func connectionConfiguration() -> PostgresConnection.Configuration {
+        let tlsConfig: PostgresConnection.Configuration.TLS = switch tls {
+        case .disable: .disable
+        case .prefer: .prefer(try! .init(configuration: .makeClientConfiguration()))
+        case .require: .require(try! .init(configuration: .makeClientConfiguration()))
+        }
+        return PostgresConnection.Configuration(
+            host: host, port: port, username: username, password: password?.unsafeValue, database: database,
+            tls: tlsConfig)
+    }
+}

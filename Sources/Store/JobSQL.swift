@@ -1,0 +1,262 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+
+/// Every query on `jobs`, in one place. Values are always binds; `unescaped:` is used only for
+/// compile-time fragments. Each state change names the state and lease token it expects, so a
+/// worker that lost its lease learns so instead of overwriting someone else's outcome.
+///
+/// Time: `now()` (the database clock) decides what is due. The app passes absolute instants only
+/// when it has them from outside (a meeting start); relative delays are added to `now()` here.
+enum JobSQL {
+    /// NOTIFY channel for wake-ups. Payload: `<queue> <seconds until due>`.
+    static let channel = "alfred_jobs"
+
+    /// Sentinels for "no value" inside array binds (postgres-nio arrays have no optional elements).
+    static let noInstant = Date(timeIntervalSince1970: -62_135_596_800)  // 0001-01-01, far before any real job
+    static let noUser = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
+    /// A CTE named `notified` that wakes workers for rows of `source` (which must have `queue` and
+    /// `due_at` columns and a `state` column). `horizon` is configuration, never user input. that are queued and due within `horizon` seconds.
+    /// One notification per queue per statement; Postgres folds duplicates within a transaction.
+    private static func notifyCTE(source: String, horizon: Double) -> String {
+        """
+        notified AS (
+            SELECT pg_notify('\(channel)', queue || ' ' || extract(epoch FROM min(due_at) - now())::text)
+            FROM \(source)
+            WHERE state = 'queued' AND due_at <= now() + make_interval(secs => \(horizon))
+            GROUP BY queue
+        )
+        """
+    }
+
+    struct EnqueueColumns {
+        var ids: [UUID] = [], kinds: [String] = [], queues: [String] = [], priorities: [Int16] = []
+        var payloads: [ByteBuffer] = [], dueAbsolute: [Date] = [], dueDelay: [Double] = []
+        var deadlines: [Date] = [], maxAttempts: [Int32] = [], uniqueKeys: [String] = [], users: [UUID] = []
+    }
+
+    /// Insert many jobs in one statement. Returns rows `(id, unique_key, outcome)` where outcome is
+    /// `inserted`, `rescheduled` (an existing queued job moved), `existing` (the live job that made a
+    /// keyed enqueue a no-op), or `notify` (bookkeeping rows, ignored).
+    static func enqueue(_ c: EnqueueColumns, replace: Bool, horizon: Double) -> PostgresQuery {
+        let keys = c.uniqueKeys.filter { !$0.isEmpty }
+        return """
+            WITH input AS (
+                SELECT * FROM unnest(\(c.ids)::uuid[], \(c.kinds)::text[], \(c.queues)::text[], \(c.priorities)::int2[],
+                                     \(c.payloads)::bytea[], \(c.dueAbsolute)::timestamptz[], \(c.dueDelay)::float8[],
+                                     \(c.deadlines)::timestamptz[], \(c.maxAttempts)::int4[], \(c.uniqueKeys)::text[],
+                                     \(c.users)::uuid[])
+                    AS t(id, kind, queue, priority, payload, due_abs, due_delay, deadline, max_attempts, unique_key, user_id)
+            ),
+            ins AS (
+                INSERT INTO jobs (id, user_id, kind, queue, priority, payload, due_at, deadline_at, max_attempts, unique_key)
+                SELECT id, NULLIF(user_id, \(noUser)), kind, queue, priority, payload,
+                       coalesce(NULLIF(due_abs, \(noInstant)), now()) + make_interval(secs => due_delay),
+                       NULLIF(deadline, \(noInstant)), max_attempts, NULLIF(unique_key, '')
+                FROM input
+                ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('queued', 'running')
+                DO UPDATE SET due_at = EXCLUDED.due_at, deadline_at = EXCLUDED.deadline_at, updated_at = now()
+                    WHERE \(replace) AND jobs.state = 'queued'
+                RETURNING id, unique_key, xmax = 0 AS inserted, queue, due_at, state
+            ),
+            \(unescaped: notifyCTE(source: "ins", horizon: horizon))
+            SELECT id, unique_key, CASE WHEN inserted THEN 'inserted' ELSE 'rescheduled' END FROM ins
+            UNION ALL
+            SELECT id, unique_key, 'existing' FROM jobs
+                WHERE unique_key = ANY(\(keys)::text[]) AND state IN ('queued', 'running')
+            UNION ALL
+            SELECT NULL, NULL, 'notify' FROM notified
+            """
+    }
+
+    /// Lease up to `limit` due jobs, earliest `due_at` first, in one statement.
+    static func claim(queue: String, limit: Int, owner: String, leaseSeconds: Double) -> PostgresQuery {
+        """
+        WITH due AS (
+            SELECT id FROM jobs
+            WHERE state = 'queued' AND queue = \(queue) AND due_at <= now()
+            ORDER BY due_at, priority DESC
+            LIMIT \(limit)
+            FOR UPDATE SKIP LOCKED
+        )
+        UPDATE jobs j SET state = 'running', attempts = j.attempts + 1, lease_owner = \(owner),
+               lease_token = gen_random_uuid(), leased_until = now() + make_interval(secs => \(leaseSeconds)),
+               last_run_at = now(), updated_at = now()
+        FROM due WHERE j.id = due.id
+        RETURNING j.id, j.kind, j.queue, j.payload, j.attempts, j.max_attempts, j.lease_token, j.deadline_at,
+                  j.user_id, extract(epoch FROM now() - j.due_at)::float8
+        """
+    }
+
+    /// Finish leased jobs; recurring ones go back to `queued` at their next run time in the same
+    /// statement. Returns `(id, lease_token)` of the rows it changed.
+    static func complete(ids: [UUID], tokens: [UUID], recur: [Bool], nextAbsolute: [Date], nextDelay: [Double],
+                         horizon: Double) -> PostgresQuery {
+        """
+        WITH done AS (
+            UPDATE jobs j SET
+                state = CASE WHEN c.recur THEN 'queued' ELSE 'completed' END,
+                due_at = CASE WHEN c.recur THEN c.next_due ELSE j.due_at END,
+                next_run_at = CASE WHEN c.recur THEN c.next_due END,
+                attempts = CASE WHEN c.recur THEN 0 ELSE j.attempts END,
+                deadline_at = CASE WHEN c.recur THEN NULL ELSE j.deadline_at END,
+                finished_at = CASE WHEN c.recur THEN NULL ELSE now() END,
+                lease_owner = NULL, lease_token = NULL, leased_until = NULL, last_error = NULL, updated_at = now()
+            FROM (
+                SELECT id, token, recur,
+                       coalesce(NULLIF(next_abs, \(noInstant)), now()) + make_interval(secs => next_delay) AS next_due
+                FROM unnest(\(ids)::uuid[], \(tokens)::uuid[], \(recur)::bool[], \(nextAbsolute)::timestamptz[],
+                            \(nextDelay)::float8[]) AS u(id, token, recur, next_abs, next_delay)
+            ) c
+            WHERE j.id = c.id AND j.lease_token = c.token AND j.state = 'running'
+            RETURNING j.id, c.token, j.queue, j.due_at, j.state
+        ),
+        \(unescaped: notifyCTE(source: "done", horizon: horizon))
+        SELECT id, token FROM done
+        UNION ALL
+        SELECT NULL, NULL FROM notified
+        """
+    }
+
+    /// Record a failed attempt: back to `queued` after `delaySeconds` (or `expired` if that is at or
+    /// past the deadline), or `discarded` when `retry` is false. Returns the new state.
+    static func fail(id: UUID, token: UUID, error: String, retry: Bool, delaySeconds: Double, horizon: Double)
+        -> PostgresQuery
+    {
+        """
+        WITH failed AS (
+            UPDATE jobs j SET
+                state = CASE WHEN NOT \(retry) THEN 'discarded'
+                             WHEN j.deadline_at IS NOT NULL AND j.deadline_at <= t.retry_at THEN 'expired'
+                             ELSE 'queued' END,
+                due_at = CASE WHEN \(retry) THEN t.retry_at ELSE j.due_at END,
+                finished_at = CASE WHEN \(retry) AND (j.deadline_at IS NULL OR j.deadline_at > t.retry_at)
+                                   THEN NULL ELSE now() END,
+                last_error = \(error),
+                lease_owner = NULL, lease_token = NULL, leased_until = NULL, updated_at = now()
+            FROM (SELECT now() + make_interval(secs => \(delaySeconds)) AS retry_at) t
+            WHERE j.id = \(id) AND j.lease_token = \(token) AND j.state = 'running'
+            RETURNING j.state, j.queue, j.due_at
+        ),
+        \(unescaped: notifyCTE(source: "failed", horizon: horizon))
+        SELECT state FROM failed
+        UNION ALL
+        SELECT NULL FROM notified
+        """
+    }
+
+    /// Put a running job back without using its attempt (snooze, or release at shutdown).
+    static func snooze(id: UUID, token: UUID, delaySeconds: Double, horizon: Double) -> PostgresQuery {
+        """
+        WITH snoozed AS (
+            UPDATE jobs SET state = 'queued', attempts = greatest(attempts - 1, 0),
+                   due_at = now() + make_interval(secs => \(delaySeconds)),
+                   lease_owner = NULL, lease_token = NULL, leased_until = NULL, updated_at = now()
+            WHERE id = \(id) AND lease_token = \(token) AND state = 'running'
+            RETURNING state, queue, due_at
+        ),
+        \(unescaped: notifyCTE(source: "snoozed", horizon: horizon))
+        SELECT 1 FROM snoozed
+        UNION ALL
+        SELECT NULL FROM notified
+        """
+    }
+
+    /// Extend the leases a worker still holds; returns the ids extended.
+    static func heartbeat(ids: [UUID], tokens: [UUID], leaseSeconds: Double) -> PostgresQuery {
+        """
+        UPDATE jobs j SET leased_until = now() + make_interval(secs => \(leaseSeconds)), updated_at = now()
+        FROM unnest(\(ids)::uuid[], \(tokens)::uuid[]) AS h(id, token)
+        WHERE j.id = h.id AND j.lease_token = h.token AND j.state = 'running'
+        RETURNING j.id
+        """
+    }
+
+    /// Return expired leases to `queued` (the attempt stays counted: a job that keeps killing its
+    /// worker runs out of attempts), keeping `due_at` so a rescued reminder is claimed first.
+    static func rescue(limit: Int, horizon: Double) -> PostgresQuery {
+        """
+        WITH expired AS (
+            SELECT id FROM jobs WHERE state = 'running' AND leased_until < now()
+            ORDER BY leased_until LIMIT \(limit) FOR UPDATE SKIP LOCKED
+        ),
+        rescued AS (
+            UPDATE jobs j SET
+                state = CASE WHEN j.attempts >= j.max_attempts THEN 'discarded'
+                             WHEN j.deadline_at IS NOT NULL AND j.deadline_at <= now() THEN 'expired'
+                             ELSE 'queued' END,
+                finished_at = CASE WHEN j.attempts >= j.max_attempts
+                                     OR (j.deadline_at IS NOT NULL AND j.deadline_at <= now()) THEN now() END,
+                last_error = 'lease expired: worker ' || coalesce(j.lease_owner, '?') || ' stopped heartbeating',
+                lease_owner = NULL, lease_token = NULL, leased_until = NULL, updated_at = now()
+            FROM expired WHERE j.id = expired.id AND j.state = 'running' AND j.leased_until < now()
+            RETURNING j.kind, j.state, j.queue, j.due_at
+        ),
+        \(unescaped: notifyCTE(source: "rescued", horizon: horizon))
+        SELECT kind, state FROM rescued
+        UNION ALL
+        SELECT NULL, NULL FROM notified
+        """
+    }
+
+    static func prune(retentionSeconds: Double, limit: Int) -> PostgresQuery {
+        """
+        WITH pruned AS (
+            DELETE FROM jobs WHERE id IN (
+                SELECT id FROM jobs
+                WHERE state IN ('completed', 'discarded', 'cancelled', 'expired')
+                  AND finished_at < now() - make_interval(secs => \(retentionSeconds))
+                LIMIT \(limit)
+            )
+            RETURNING 1
+        )
+        SELECT count(*)::int8 FROM pruned
+        """
+    }
+
+    static func secondsUntilNextDue(queue: String) -> PostgresQuery {
+        "SELECT extract(epoch FROM min(due_at) - now())::float8 FROM jobs WHERE state = 'queued' AND queue = \(queue)"
+    }
+
+    static let countsByQueueAndState: PostgresQuery =
+        "SELECT queue, state, count(*)::int8 FROM jobs GROUP BY queue, state ORDER BY queue, state"
+
+    static let ready: PostgresQuery = """
+        SELECT queue, count(*)::int8, extract(epoch FROM now() - min(due_at))::float8
+        FROM jobs WHERE state = 'queued' AND due_at <= now() GROUP BY queue ORDER BY queue
+        """
+
+    static func list(state: String?, limit: Int) -> PostgresQuery {
+        """
+        SELECT id, kind, queue, state, attempts, max_attempts, due_at, last_error FROM jobs
+        WHERE \(state)::text IS NULL OR state = \(state)
+        ORDER BY due_at, id LIMIT \(limit)
+        """
+    }
+
+    /// Operator cancel: a running job's worker then finds its lease gone and writes nothing.
+    static func cancel(id: UUID) -> PostgresQuery {
+        """
+        UPDATE jobs SET state = 'cancelled', finished_at = now(), lease_owner = NULL, lease_token = NULL,
+               leased_until = NULL, last_error = coalesce(last_error, 'cancelled by operator'), updated_at = now()
+        WHERE id = \(id) AND state IN ('queued', 'running')
+        RETURNING id
+        """
+    }
+
+    /// Operator retry: run now with fresh attempts.
+    static func retry(id: UUID) -> PostgresQuery {
+        """
+        WITH retried AS (
+            UPDATE jobs SET state = 'queued', due_at = now(), attempts = 0, finished_at = NULL, updated_at = now()
+            WHERE id = \(id) AND state IN ('queued', 'discarded', 'expired', 'cancelled')
+            RETURNING id, queue, due_at, state
+        ),
+        \(unescaped: notifyCTE(source: "retried", horizon: 60))
+        SELECT id FROM retried
+        UNION ALL
+        SELECT NULL FROM notified
+        """
+    }
+}

@@ -1,0 +1,63 @@
+import AlfredCore
+import Hummingbird
+import Logging
+import Metrics
+import NIOCore
+import Prometheus
+import ServiceLifecycle
+
+/// The Prometheus side of the service: one registry, histogram buckets per metric, and the HTTP
+/// endpoint serving `/metrics`, `/healthz` and `/readyz`.
+public enum Telemetry {
+    /// A metrics factory whose histograms resolve what the SLOs ask about.
+    public static func makeFactory(registry: PrometheusCollectorRegistry) -> PrometheusMetricsFactory {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        let ms = { (value: Int) in Duration.milliseconds(value) }
+        factory.defaultDurationHistogramBuckets = [
+            ms(1), ms(5), ms(10), ms(25), ms(50), ms(100), ms(250), ms(500), ms(1000), ms(2500), ms(5000),
+            ms(10_000), ms(30_000), ms(60_000),
+        ]
+        factory.durationHistogramBuckets[MetricName.jobStartLateness] = [
+            ms(1), ms(5), ms(10), ms(20), ms(50), ms(100), ms(250), ms(500), ms(1000), ms(5000), ms(30_000),
+            ms(60_000), ms(300_000),
+        ]
+        return factory
+    }
+}
+
+/// Serves `/metrics` (Prometheus text), `/healthz` (the process is up) and `/readyz` (its
+/// dependencies answer). Runs last in a ServiceGroup so it stops first.
+public struct MetricsEndpoint: Service {
+    let application: Application<RouterResponder<BasicRequestContext>>
+
+    /// - Parameters:
+    ///   - ready: returns nil when ready, or a short reason (no personal data) when not.
+    ///   - onListening: called with the bound port (useful with port 0).
+    public init(host: String, port: Int, registry: PrometheusCollectorRegistry, logger: Logger,
+                ready: @escaping @Sendable () async -> String?,
+                onListening: @escaping @Sendable (Int) async -> Void = { _ in }) {
+        let router = Router()
+        router.get("/metrics") { _, _ -> Response in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            return Response(status: .ok, headers: headers,
+                            body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+        }
+        router.get("/healthz") { _, _ in "ok\n" }
+        router.get("/readyz") { _, _ -> Response in
+            if let reason = await ready() {
+                return Response(status: .serviceUnavailable, body: .init(byteBuffer: ByteBuffer(string: "not ready: \(reason)\n")))
+            }
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ready\n")))
+        }
+        application = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
+            logger: logger)
+    }
+
+    public func run() async throws {
+        try await application.run()
+    }
+}

@@ -1,0 +1,75 @@
+import AlfredCore
+import ArgumentParser
+import Foundation
+import Logging
+import PostgresNIO
+import Store
+
+/// Options every database command shares. Each flag falls back to an environment variable.
+struct DatabaseOptions: ParsableArguments {
+    @Option(name: .customLong("database-url"),
+            help: "Postgres URL, postgres://user:password@host:5432/db (env: ALFRED_DATABASE_URL).")
+    var databaseURL: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error (env: ALFRED_LOG_LEVEL).")
+    var logLevel: String?
+
+    func database() throws -> DatabaseURL {
+        guard let string = databaseURL ?? ProcessInfo.processInfo.environment["ALFRED_DATABASE_URL"] else {
+            throw ValidationError("no database: pass --database-url or set ALFRED_DATABASE_URL "
+                + "(or run `alfred dev` for a private one)")
+        }
+        do {
+            return try DatabaseURL(string)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+
+    func bootstrapLogging() -> Logger {
+        Logging.bootstrapOnce(level: logLevel ?? ProcessInfo.processInfo.environment["ALFRED_LOG_LEVEL"])
+    }
+}
+
+enum Logging {
+    nonisolated(unsafe) private static var done = false
+
+    /// Logs go to stderr; output meant for people or scripts goes to stdout.
+    static func bootstrapOnce(level: String?) -> Logger {
+        let level = level.flatMap(Logger.Level.init(rawValue:)) ?? .info
+        if !done {
+            done = true
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = level
+                return handler
+            }
+        }
+        var logger = Logger(label: "alfred")
+        logger.logLevel = level
+        return logger
+    }
+}
+
+/// The migrations directory: `--migrations`, else ALFRED_MIGRATIONS, else ./migrations.
+struct MigrationsOption: ParsableArguments {
+    @Option(help: "Directory of NNNN_name.sql migrations (env: ALFRED_MIGRATIONS; default ./migrations).")
+    var migrations: String?
+
+    var directory: URL {
+        URL(fileURLWithPath: migrations ?? ProcessInfo.processInfo.environment["ALFRED_MIGRATIONS"] ?? "migrations")
+    }
+}
+
+/// Runs `body` with a started PostgresClient, then shuts it down.
+func withPostgres<T: Sendable>(_ url: DatabaseURL, logger: Logger, maxConnections: Int = 4,
+                               _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
+    var quiet = logger
+    quiet.logLevel = max(logger.logLevel, .error)  // one-shot commands: errors surface as thrown errors
+    let client = PostgresClient(configuration: url.clientConfiguration(maxConnections: maxConnections), backgroundLogger: quiet)
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { await client.run() }
+        defer { group.cancelAll() }
+        return try await body(client)
+    }
+}

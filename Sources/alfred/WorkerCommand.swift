@@ -1,0 +1,135 @@
+import AlfredCore
+import ArgumentParser
+import Foundation
+import JobQueue
+import Logging
+import Metrics
+import PostgresNIO
+import Prometheus
+import ServiceLifecycle
+import Store
+import Telemetry
+
+struct WorkerOptions: ParsableArguments {
+    @Option(help: "Jobs run at once per queue.") var concurrency = 32
+    @Option(name: .customLong("queue"), help: "Queue to work (repeat for several).") var queues: [String] = ["default"]
+    @Option(help: "Port for /metrics, /healthz, /readyz (0 picks a free one; -1 disables).") var metricsPort = 9464
+    @Option(help: "Address the metrics endpoint binds.") var metricsHost = "0.0.0.0"
+    @Option(help: "Lease length in seconds; heartbeats extend it while a job runs.") var leaseSeconds = 30.0
+    @Option(help: "Seconds between lease heartbeats (default: a third of the lease).") var heartbeatSeconds: Double?
+    @Option(help: "Seconds between rescues of expired leases.") var rescueSeconds = 10.0
+    @Option(help: "Fallback poll interval in seconds (NOTIFY and due-time timers are the mechanism).") var pollSeconds = 5.0
+    @Option(help: "Seconds running jobs get to finish after SIGTERM before they are released.") var shutdownGrace = 20.0
+    @Option(help: "Hours finished jobs are kept before pruning.") var retentionHours = 72.0
+    @Option(help: "Jobs claimed per statement.") var claimBatch = 100
+
+    func workerConfiguration(queue: String) -> Worker<ContinuousClock>.Configuration {
+        var c = Worker<ContinuousClock>.Configuration()
+        c.queue = queue
+        c.concurrency = concurrency
+        c.claimBatch = claimBatch
+        c.lease = .seconds(leaseSeconds)
+        c.heartbeatInterval = .seconds(heartbeatSeconds ?? leaseSeconds / 3)
+        c.pollInterval = .seconds(pollSeconds)
+        c.shutdownGrace = .seconds(shutdownGrace)
+        return c
+    }
+}
+
+struct WorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
+        abstract: "Claim and run jobs until SIGTERM/SIGINT, serving /metrics, /healthz and /readyz.")
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var options: WorkerOptions
+
+    func run() async throws {
+        let logger = database.bootstrapLogging()
+        let runtime = try WorkerRuntime(database: database.database(), options: options, registry: .builtIn(), logger: logger)
+        try await runtime.run(extraServices: [])
+    }
+}
+
+extension JobRegistry {
+    /// The kinds every worker can run.
+    static func builtIn() -> JobRegistry {
+        var registry = JobRegistry()
+        registry.register(NoopHandler(clock: ContinuousClock()))
+        return registry
+    }
+}
+
+/// The worker process: a ServiceGroup of the Postgres pool, the wake-up listener, one worker per
+/// queue, the rescuer, pruner and gauges, and (last, so it stops first) the metrics endpoint.
+struct WorkerRuntime {
+    let database: DatabaseURL
+    let options: WorkerOptions
+    let registry: JobRegistry
+    let logger: Logger
+    let prometheus = PrometheusCollectorRegistry()
+
+    init(database: DatabaseURL, options: WorkerOptions, registry: JobRegistry, logger: Logger) throws {
+        self.database = database
+        self.options = options
+        self.registry = registry
+        self.logger = logger
+        MetricsSystem.bootstrap(Telemetry.makeFactory(registry: prometheus))
+    }
+
+    func run(extraServices: [any Service], onStarted: @escaping @Sendable (any JobStore) async -> Void = { _ in }) async throws {
+        let client = PostgresClient(
+            configuration: database.clientConfiguration(maxConnections: 4 + options.queues.count * 2),
+            backgroundLogger: logger)
+        let store = PostgresJobStore(client: client, logger: logger)
+        let listener = PostgresWakeupListener(database: database, logger: logger)
+        let clock = ContinuousClock()
+        let workers = Set(options.queues).sorted().map { queue in
+            Worker(store: store, registry: registry, wakeups: listener,
+                   configuration: options.workerConfiguration(queue: queue), clock: clock, logger: logger)
+        }
+        var services: [any Service] = [client, listener]
+        services += workers
+        services.append(Maintenance.rescuer(store: store, kinds: registry.kinds, interval: .seconds(options.rescueSeconds),
+                                            clock: clock, logger: logger))
+        services.append(Maintenance.pruner(store: store, retention: .seconds(options.retentionHours * 3600),
+                                           interval: .seconds(300), clock: clock, logger: logger))
+        services.append(Maintenance.gauges(store: store, queues: options.queues, interval: .seconds(5),
+                                           clock: clock, logger: logger))
+        services += extraServices
+        services.append(StartupNotice(store: store, logger: logger, onStarted: onStarted))
+        if options.metricsPort >= 0 {
+            services.append(MetricsEndpoint(
+                host: options.metricsHost, port: options.metricsPort, registry: prometheus, logger: logger,
+                ready: {
+                    if !listener.isConnected { return "database listener not connected" }
+                    if workers.contains(where: { !$0.isHealthy }) { return "database unreachable" }
+                    return nil
+                },
+                onListening: { port in
+                    logger.info("metrics endpoint listening", metadata: ["alfred.port": "\(port)"])
+                }))
+        }
+        let group = ServiceGroup(configuration: .init(
+            services: services.map { .init(service: $0) },
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+        logger.info("worker starting", metadata: [
+            "alfred.queues": "\(options.queues.joined(separator: ","))", "alfred.concurrency": "\(options.concurrency)",
+            "alfred.database": "\(database)"])
+        try await group.run()
+        logger.info("worker stopped")
+    }
+}
+
+/// Calls `onStarted` once the group is up, then idles until shutdown.
+struct StartupNotice: Service {
+    let store: any JobStore
+    let logger: Logger
+    let onStarted: @Sendable (any JobStore) async -> Void
+
+    func run() async throws {
+        await onStarted(store)
+        try? await gracefulShutdown()
+    }
+}
