@@ -40,7 +40,7 @@ public final class EmbeddedPostgres: Sendable {
         let template = FileManager.default.temporaryDirectory.appendingPathComponent("alfred-pg-XXXXXX").path
         var buffer = Array(template.utf8CString)
         guard mkdtemp(&buffer) != nil else { throw EmbeddedPostgresError("cannot create a temp directory for Postgres") }
-        directory = URL(fileURLWithPath: String(cString: buffer))
+        directory = URL(fileURLWithPath: String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         if let runAs {
             try Self.run("/bin/chown", [runAs, directory.path])
         }
@@ -48,10 +48,18 @@ public final class EmbeddedPostgres: Sendable {
         let data = directory.appendingPathComponent("data").path
         try runServerTool("initdb", ["-D", data, "-U", superuser, "--auth=trust", "-E", "UTF8", "--no-sync",
                                      "--locale=C"])
-        var settings = "-p \(port) -k \(directory.path) -c listen_addresses=127.0.0.1 -c max_connections=\(options.maxConnections)"
-        if !options.durable { settings += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off" }
-        try runServerTool("pg_ctl", ["-D", data, "-l", directory.appendingPathComponent("server.log").path,
-                                     "-o", settings, "-w", "-t", "60", "start"])
+        // Settings go into postgresql.conf (not `pg_ctl -o`), so a restart keeps the same port and socket.
+        var settings = [
+            "port = \(port)", "listen_addresses = '127.0.0.1'", "unix_socket_directories = '\(directory.path)'",
+            "max_connections = \(options.maxConnections)",
+        ]
+        if !options.durable { settings += ["fsync = off", "synchronous_commit = off", "full_page_writes = off"] }
+        let conf = URL(fileURLWithPath: data).appendingPathComponent("postgresql.conf")
+        let handle = try FileHandle(forWritingTo: conf)
+        handle.seekToEndOfFile()
+        handle.write(Data(("\n# alfred embedded cluster\n" + settings.joined(separator: "\n") + "\n").utf8))
+        try handle.close()
+        try startServer()
     }
 
     /// Fast shutdown and removal of the directory.
@@ -115,7 +123,7 @@ public final class EmbeddedPostgres: Sendable {
 
     static func userExists(_ name: String) -> Bool { getpwnam(name) != nil }
 
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw EmbeddedPostgresError("socket() failed") }
         defer { close(fd) }
@@ -133,36 +141,14 @@ public final class EmbeddedPostgres: Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// Runs a tool to completion with `posix_spawn` and `waitpid`. Output goes to a file: `pg_ctl start`
-    /// leaves the server running with inherited descriptors, which makes pipes (and Foundation's
-    /// `Process`, which watches one) wait forever.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws -> String {
-        let logPath = FileManager.default.temporaryDirectory.appendingPathComponent("alfred-tool-\(UUID().uuidString).log").path
-        defer { unlink(logPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        // Glibc's module does not export posix_spawn_file_actions_addchdir_np; coreutils' env changes directory.
-        let command = directory.map { ["/usr/bin/env", "-C", $0.path, executable] } ?? [executable]
-        let argv = (command + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
-        guard spawned == 0 else { throw EmbeddedPostgresError("cannot start \(executable): \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-        let exited = (status & 0x7f) == 0
-        let code = (status >> 8) & 0xff
-        guard exited && code == 0 else {
+        let (code, output) = try runToCompletion(executable, arguments, directory: directory)
+        guard code == 0 else {
             throw EmbeddedPostgresError(
-                "\((executable as NSString).lastPathComponent) \(arguments.last ?? "") failed (status \(status)): \(text.suffix(800))")
+                "\((executable as NSString).lastPathComponent) \(arguments.last ?? "") failed (exit \(code)): \(output.suffix(800))")
         }
-        return text
+        return output
     }
 }
 

@@ -24,11 +24,18 @@ public enum TestDatabase {
     private static func stopAtExit() { started?.stop() }
 
     /// A new database on the test cluster with every migration applied.
-    public static func fresh(logger: Logger = Logger(label: "test")) async throws -> DatabaseURL {
+    public static func fresh(logger: Logger = quietLogger) async throws -> DatabaseURL {
         let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         let url = try await cluster().createDatabase(name, logger: logger)
         try await migrate(url, logger: logger)
         return url
+    }
+
+    /// Warnings and errors only, so test output shows what matters.
+    public static var quietLogger: Logger {
+        var logger = Logger(label: "test")
+        logger.logLevel = .warning
+        return logger
     }
 
     /// Applies the repository's migrations to `url`.

@@ -45,7 +45,8 @@ final class CompletionBatcher: Sendable {
             }
             if batch.isEmpty {
                 if finished { return }
-                await signal.wait()
+                // Not cancellable: handlers that are still finishing must get their completions written.
+                await signal.waitForFire()
                 continue
             }
             let lost = await write(batch.map(\.0))

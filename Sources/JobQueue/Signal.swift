@@ -21,6 +21,23 @@ final class Signal: Sendable {
         waiter?.resume()
     }
 
+    /// Returns when fired (or at once if a fire is pending), ignoring cancellation: for loops that
+    /// must keep serving others until told to stop (the completion writer), where waking on
+    /// cancellation would only spin.
+    func waitForFire() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = state.withLock { state -> Bool in
+                if state.fired {
+                    state.fired = false
+                    return true
+                }
+                state.waiter = continuation
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
     /// Returns when fired (or at once if a fire is pending) or when the task is cancelled.
     func wait() async {
         await withTaskCancellationHandler {

@@ -163,13 +163,13 @@ enum JobSQL {
         """
     }
 
-    /// Extend the leases a worker still holds; returns the ids extended.
+    /// Extend the leases a worker still holds; returns the `(id, token)` pairs extended.
     static func heartbeat(ids: [UUID], tokens: [UUID], leaseSeconds: Double) -> PostgresQuery {
         """
         UPDATE jobs j SET leased_until = now() + make_interval(secs => \(leaseSeconds)), updated_at = now()
         FROM unnest(\(ids)::uuid[], \(tokens)::uuid[]) AS h(id, token)
         WHERE j.id = h.id AND j.lease_token = h.token AND j.state = 'running'
-        RETURNING j.id
+        RETURNING j.id, h.token
         """
     }
 

@@ -160,9 +160,9 @@ public struct PostgresJobStore: JobStore {
         guard !leases.isEmpty else { return [] }
         let rows = try await run(JobSQL.heartbeat(
             ids: leases.map(\.id.uuid), tokens: leases.map(\.token), leaseSeconds: lease.seconds))
-        var extended = Set<UUID>()
-        for try await id in rows.decode(UUID.self) { extended.insert(id) }
-        return Set(leases.filter { !extended.contains($0.id.uuid) })
+        var extended = Set<Lease>()
+        for try await (id, token) in rows.decode((UUID, UUID).self) { extended.insert(Lease(id: JobID(id), token: token)) }
+        return Set(leases).subtracting(extended)
     }
 
     public func rescueExpired(limit: Int) async throws -> [(kind: String, state: JobState)] {

@@ -13,7 +13,8 @@ import Telemetry
 struct WorkerOptions: ParsableArguments {
     @Option(help: "Jobs run at once per queue.") var concurrency = 32
     @Option(name: .customLong("queue"), help: "Queue to work (repeat for several).") var queues: [String] = ["default"]
-    @Option(help: "Port for /metrics, /healthz, /readyz (0 picks a free one; -1 disables).") var metricsPort = 9464
+    @Option(help: "Port for /metrics, /healthz, /readyz (0 picks a free one).") var metricsPort = 9464
+    @Flag(help: "Serve no metrics endpoint.") var noMetrics = false
     @Option(help: "Address the metrics endpoint binds.") var metricsHost = "0.0.0.0"
     @Option(help: "Lease length in seconds; heartbeats extend it while a job runs.") var leaseSeconds = 30.0
     @Option(help: "Seconds between lease heartbeats (default: a third of the lease).") var heartbeatSeconds: Double?
@@ -98,7 +99,7 @@ struct WorkerRuntime {
                                            clock: clock, logger: logger))
         services += extraServices
         services.append(StartupNotice(store: store, logger: logger, onStarted: onStarted))
-        if options.metricsPort >= 0 {
+        if !options.noMetrics {
             services.append(MetricsEndpoint(
                 host: options.metricsHost, port: options.metricsPort, registry: prometheus, logger: logger,
                 ready: {

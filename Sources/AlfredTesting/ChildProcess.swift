@@ -1,0 +1,117 @@
+import Foundation
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// A child process started with `posix_spawn`, its output sent to a file. Foundation's `Process`
+/// is avoided on purpose: it waits on a descriptor that a daemonizing grandchild (the postmaster)
+/// inherits, and then never sees the exit.
+public final class ChildProcess: Sendable {
+    public let pid: pid_t
+    public let outputPath: String
+    private let status = Mutex<Int32?>(nil)
+
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                directory: URL? = nil, outputPath: String? = nil) throws {
+        let outputPath = outputPath ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("alfred-child-\(UUID().uuidString).log").path
+        self.outputPath = outputPath
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Glibc's module does not export posix_spawn_file_actions_addchdir_np; coreutils' env changes directory.
+        let command = directory.map { ["/usr/bin/env", "-C", $0.path, executable] } ?? [executable]
+        let argv = (command + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var merged = ProcessInfo.processInfo.environment
+        for (key, value) in environment { merged[key] = value }
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
+        guard spawned == 0 else {
+            throw EmbeddedPostgresError("cannot start \(executable): \(String(cString: strerror(spawned)))")
+        }
+        self.pid = pid
+    }
+
+    /// Everything the child wrote so far (stdout and stderr interleaved).
+    public var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+
+    public func signal(_ signal: Int32) { kill(pid, signal) }
+
+    /// The exit code, or nil while running. A death by signal is reported as 128 + signal.
+    public func poll() -> Int32? {
+        status.withLock { status in
+            if let status { return status }
+            var raw: Int32 = 0
+            let result = waitpid(pid, &raw, WNOHANG)
+            guard result == pid else { return nil }
+            let code = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+            status = code
+            return code
+        }
+    }
+
+    /// Blocks until exit; returns the exit code.
+    @discardableResult
+    public func waitForExit() -> Int32 {
+        status.withLock { status in
+            if let status { return status }
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+            let code = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+            status = code
+            return code
+        }
+    }
+
+    /// Waits up to `timeout` (polling, without blocking a thread), then kills the child.
+    public func waitForExit(timeout: Duration) async -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let code = poll() { return code }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        signal(SIGKILL)
+        _ = waitForExit()
+        return nil
+    }
+
+    deinit {
+        if poll() == nil { kill(pid, SIGKILL); _ = waitForExit() }
+        unlink(outputPath)
+    }
+}
+
+import Synchronization
+
+/// Runs a command to completion and returns (exit code, output).
+public func runToCompletion(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                            directory: URL? = nil) throws -> (code: Int32, output: String) {
+    let child = try ChildProcess(executable, arguments, environment: environment, directory: directory)
+    let code = child.waitForExit()
+    return (code, child.output)
+}
+
+/// The `alfred` executable that `swift build`/`swift test` built beside the test bundle.
+public enum AlfredBinary {
+    public static var path: String {
+        get throws {
+            var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            // The test bundle is `.build/<triple>/debug/alfredPackageTests.xctest`; the executable sits beside it.
+            for _ in 0..<3 {
+                let candidate = directory.appendingPathComponent("alfred").path
+                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+                directory = directory.deletingLastPathComponent()
+            }
+            let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent(".build/debug/alfred").path
+            if FileManager.default.isExecutableFile(atPath: fallback) { return fallback }
+            throw EmbeddedPostgresError("the alfred executable was not built; run `swift build` first")
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import AlfredCore
+import AlfredTesting
+import Foundation
+import Store
+import Testing
+
+/// `alfred migrate` and `alfred jobs …` as an operator runs them.
+@Suite struct OperatorCLITests {
+    func alfred(_ arguments: [String], _ url: DatabaseURL, migrations: URL? = nil) throws -> (code: Int32, output: String) {
+        var environment = ["ALFRED_DATABASE_URL": url.secretString.unsafeValue]
+        environment["ALFRED_MIGRATIONS"] = (migrations ?? TestDatabase.migrationsDirectory).path
+        return try runToCompletion(AlfredBinary.path, arguments, environment: environment)
+    }
+
+    func emptyDatabase() async throws -> DatabaseURL {
+        try await TestDatabase.cluster().createDatabase("cli_" + UUID().uuidString.prefix(8).lowercased(),
+                                                        logger: TestDatabase.quietLogger)
+    }
+
+    @Test func migrateTwiceAndTwoAtOnceAreSafe() async throws {
+        let url = try await emptyDatabase()
+        let (a, b) = (try ChildProcess(AlfredBinary.path, ["migrate"], environment: [
+            "ALFRED_DATABASE_URL": url.secretString.unsafeValue, "ALFRED_MIGRATIONS": TestDatabase.migrationsDirectory.path]),
+                      try ChildProcess(AlfredBinary.path, ["migrate"], environment: [
+            "ALFRED_DATABASE_URL": url.secretString.unsafeValue, "ALFRED_MIGRATIONS": TestDatabase.migrationsDirectory.path]))
+        #expect(a.waitForExit() == 0 && b.waitForExit() == 0, "\(a.output)\n\(b.output)")
+        let applied = [a.output, b.output].filter { $0.contains("applied 0001_initial") }
+        #expect(applied.count == 1, "exactly one of the two applied it:\n\(a.output)\n\(b.output)")
+        let again = try alfred(["migrate"], url)
+        #expect(again.code == 0)
+        #expect(again.output.contains("database is up to date"))
+    }
+
+    @Test func migrateRefusesAnEditedAppliedMigration() async throws {
+        let url = try await emptyDatabase()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mig-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: TestDatabase.migrationsDirectory, to: directory)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try alfred(["migrate"], url, migrations: directory).code == 0)
+        let file = directory.appendingPathComponent("0001_initial.sql")
+        try (try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "'ACTIVE'", with: "'active'"))
+            .write(to: file, atomically: true, encoding: .utf8)
+        let refused = try alfred(["migrate"], url, migrations: directory)
+        #expect(refused.code != 0)
+        #expect(refused.output.contains("0001_initial was edited after it was applied"), "\(refused.output)")
+    }
+
+    @Test func enqueueStatsListCancelAndRetry() async throws {
+        let url = try await TestDatabase.fresh()
+        let enqueued = try alfred(["jobs", "enqueue", "--kind", "noop", "--count", "3", "--due-in", "3600"], url)
+        #expect(enqueued.code == 0 && enqueued.output.contains("enqueued 3 noop jobs"), "\(enqueued.output)")
+
+        let stats = try alfred(["jobs", "stats", "--json"], url)
+        #expect(stats.code == 0)
+        let decoded = try JSONDecoder().decode(QueueStats.self, from: Data(stats.output.utf8))
+        #expect(decoded.rows == [.init(queue: "default", state: .queued, count: 3)])
+
+        let listed = try alfred(["jobs", "list", "--state", "queued", "--json"], url)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let jobs = try decoder.decode([JobSummary].self, from: Data(listed.output.utf8))
+        #expect(jobs.count == 3)
+        let id = jobs[0].id
+
+        #expect(try alfred(["jobs", "cancel", id.description], url).output.contains("cancelled"))
+        let again = try alfred(["jobs", "cancel", id.description], url)
+        #expect(again.code != 0 && again.output.contains("already finished or unknown"))
+        #expect(try alfred(["jobs", "retry", id.description], url).output.contains("queued to run now"))
+        #expect(try alfred(["jobs", "list", "--state", "cancelled"], url).output.contains(id.description) == false)
+
+        let unique = try alfred(["jobs", "enqueue", "--unique-key", "once"], url)
+        #expect(unique.output.contains("enqueued"))
+        #expect(try alfred(["jobs", "enqueue", "--unique-key", "once"], url).output.contains("unchanged"))
+    }
+
+    @Test(arguments: [
+        (["jobs", "cancel", "not-a-uuid"], "is not a job id"),
+        (["jobs", "list", "--state", "sleeping"], "unknown state 'sleeping'"),
+        (["jobs", "enqueue", "--kind", "rocket.launch"], "unknown kind 'rocket.launch'"),
+        (["jobs", "enqueue", "--payload", "[1,2]"], "--payload must be a JSON object"),
+    ])
+    func badInputGetsAClearError(arguments: [String], message: String) async throws {
+        let url = try await TestDatabase.fresh()
+        let result = try alfred(arguments, url)
+        #expect(result.code != 0)
+        #expect(result.output.contains(message), "\(result.output)")
+    }
+
+    @Test func missingDatabaseURLIsExplained() throws {
+        let result = try runToCompletion(AlfredBinary.path, ["jobs", "stats"], environment: ["ALFRED_DATABASE_URL": ""])
+        #expect(result.code != 0)
+        #expect(result.output.contains("database URL") || result.output.contains("no database"), "\(result.output)")
+    }
+}

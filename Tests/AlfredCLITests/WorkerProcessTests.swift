@@ -1,0 +1,101 @@
+import AlfredCore
+import AlfredTesting
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Store
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `alfred worker` executable, started as a process and killed or stopped like in production.
+@Suite struct WorkerProcessTests {
+    func startWorker(_ url: DatabaseURL, _ extra: [String] = []) throws -> ChildProcess {
+        try ChildProcess(AlfredBinary.path, ["worker", "--lease-seconds", "2", "--rescue-seconds", "1",
+                                             "--poll-seconds", "1", "--no-metrics"] + extra,
+                         environment: ["ALFRED_DATABASE_URL": url.secretString.unsafeValue, "ALFRED_LOG_LEVEL": "info"])
+    }
+
+    @Test func jobOfAKilledWorkerIsRescuedAndItsLateCompletionRefused() async throws {
+        let url = try await TestDatabase.fresh()
+        try await TestDatabase.withClient(url) { client in
+            let store = PostgresJobStore(client: client, logger: TestDatabase.quietLogger)
+            let payload = Array(#"{"sleepMilliseconds": 600000}"#.utf8)
+            let id = try #require(try await store.enqueue([NewJob(kind: .noop, payload: payload)], onConflict: .keep)[0].jobID)
+            let doomed = try startWorker(url)
+            #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .running }, "\(doomed.output)")
+            let token = try #require(try await JobRows.row(id, client: client)?.leaseToken)
+            doomed.signal(SIGKILL)
+            doomed.waitForExit()
+            let killedAt = ContinuousClock.now
+
+            // Another worker process picks the job up once the lease expires; the job then finishes
+            // there (its sleep is shortened so the test does not wait ten minutes).
+            _ = try await client.query("UPDATE jobs SET payload = '{}' WHERE id = \(id.uuid)", logger: TestDatabase.quietLogger)
+            let rescuer = try startWorker(url)
+            #expect(try await eventually(timeout: .seconds(20)) { try await JobRows.row(id, client: client)?.state == .completed },
+                    "\(rescuer.output)")
+            let took = killedAt.duration(to: .now)
+            #expect(took < .seconds(2 + 1 + 3), "rescued within lease + rescue interval (+ start-up), took \(took)")
+            let row = try #require(try await JobRows.row(id, client: client))
+            #expect(row.attempts == 2)
+
+            // The killed worker's late completion (simulated with its lease token) is refused.
+            let late = Lease(id: id, token: token)
+            #expect(try await store.complete([Completion(lease: late)]) == [late])
+            #expect(try await store.fail(late, error: "late", disposition: .discard) == nil)
+            rescuer.signal(SIGTERM)
+            #expect(await rescuer.waitForExit(timeout: .seconds(20)) == 0)
+        }
+    }
+
+    @Test func sigtermStopsClaimingFinishesRunningJobsAndExitsZero() async throws {
+        let url = try await TestDatabase.fresh()
+        try await TestDatabase.withClient(url) { client in
+            let store = PostgresJobStore(client: client, logger: TestDatabase.quietLogger)
+            let worker = try startWorker(url, ["--shutdown-grace", "10"])
+            let id = try #require(try await store.enqueue(
+                [NewJob(kind: .noop, payload: Array(#"{"sleepMilliseconds": 1500}"#.utf8))], onConflict: .keep)[0].jobID)
+            #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .running }, "\(worker.output)")
+            worker.signal(SIGTERM)
+            let later = try #require(try await store.enqueue([NewJob(kind: .noop)], onConflict: .keep)[0].jobID)
+            #expect(await worker.waitForExit(timeout: .seconds(20)) == 0, "\(worker.output)")
+            #expect(try await JobRows.row(id, client: client)?.state == .completed, "the running job finished")
+            let untouched = try await JobRows.row(later, client: client)
+            #expect(untouched?.state == .queued && untouched?.attempts == 0, "nothing new was claimed after SIGTERM")
+        }
+    }
+
+    @Test func servesPrometheusMetricsHealthAndReadiness() async throws {
+        let url = try await TestDatabase.fresh()
+        let port = try EmbeddedPostgres.freePort()
+        try await TestDatabase.withClient(url) { client in
+            let store = PostgresJobStore(client: client, logger: TestDatabase.quietLogger)
+            let worker = try ChildProcess(AlfredBinary.path, ["worker", "--metrics-port", "\(port)", "--metrics-host", "127.0.0.1"],
+                                          environment: ["ALFRED_DATABASE_URL": url.secretString.unsafeValue])
+            _ = try await store.enqueue(Array(repeating: NewJob(kind: .noop), count: 5), onConflict: .keep)
+            #expect(try await eventually { try await JobRows.count(state: .completed, client: client) == 5 }, "\(worker.output)")
+            let base = "http://127.0.0.1:\(port)"
+            var metrics = ""
+            #expect(try await eventually {
+                metrics = (try? await get("\(base)/metrics").1) ?? ""
+                return metrics.contains(#"alfred_jobs_completed_total{kind="noop"} 5"#)
+            }, "\(metrics)")
+            #expect(metrics.contains(#"alfred_jobs_claimed_total{kind="noop"} 5"#))
+            #expect(metrics.contains(#"alfred_job_start_lateness_seconds_bucket{kind="noop",le="0.02"}"#))
+            #expect(metrics.contains("alfred_job_duration_seconds_count"))
+            #expect(try await eventually { (try? await get("\(base)/metrics").1)?.contains("alfred_queue_ready_depth{queue=\"default\"} 0") == true })
+            #expect(try await get("\(base)/healthz").0 == 200)
+            #expect(try await eventually { (try? await get("\(base)/readyz").0) == 200 })
+            worker.signal(SIGTERM)
+            #expect(await worker.waitForExit(timeout: .seconds(20)) == 0)
+        }
+    }
+
+    func get(_ url: String) async throws -> (Int, String) {
+        let (data, response) = try await URLSession.shared.data(from: URL(string: url)!)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+}

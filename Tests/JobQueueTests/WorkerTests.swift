@@ -1,0 +1,197 @@
+import AlfredCore
+import AlfredTesting
+import Foundation
+import JobQueue
+import Logging
+import PostgresNIO
+import Store
+import Testing
+
+@Suite struct WorkerTests {
+    @Test func fourWorkersDrainTenThousandJobsExactlyOnce() async throws {
+        let url = try await TestDatabase.fresh()
+        let log = RunLog()
+        let kind = JobKind("test.count")
+        var registry = JobRegistry()
+        registry.register(ClosureHandler<Empty>(kind: kind) { _, context in
+            log.record(context.id)
+            return .done
+        })
+        let harness = WorkerHarness(workers: 4, configure: { $0.concurrency = 16; $0.claimBatch = 50 })
+        let ids = try await harness.run(url, registry: registry) { store, client in
+            var ids: [JobID] = []
+            for _ in 0..<10 {
+                ids += try await store.enqueue(Array(repeating: NewJob(kind: kind), count: 1000), onConflict: .keep)
+                    .compactMap(\.jobID)
+            }
+            let drained = try await eventually(timeout: .seconds(120)) {
+                try await JobRows.count(state: .completed, client: client) == 10_000
+            }
+            #expect(drained)
+            #expect(try await JobRows.count(state: .queued, client: client) == 0)
+            #expect(try await JobRows.count(state: .running, client: client) == 0)
+            return ids
+        }
+        #expect(Set(ids).count == 10_000)
+        let counts = log.counts
+        #expect(counts.count == 10_000)
+        #expect(counts.values.allSatisfy { $0 == 1 }, "every job ran exactly once")
+    }
+
+    @Test func failingJobRetriesWithBackoffThenIsDiscardedWithItsError() async throws {
+        let url = try await TestDatabase.fresh()
+        let log = RunLog()
+        let kind = JobKind("test.flaky", maxAttempts: 3)
+        var registry = JobRegistry()
+        registry.register(ClosureHandler<Empty>(kind: kind) { _, context in
+            log.record(context.id)
+            throw JobError.retry("upstream answered 503 on attempt \(context.attempt)")
+        })
+        let harness = WorkerHarness(configure: { $0.retry = RetryPolicy(base: .milliseconds(20), cap: .milliseconds(100)) })
+        try await harness.run(url, registry: registry) { store, client in
+            let id = try #require(try await store.enqueue([NewJob(kind: kind)], onConflict: .keep)[0].jobID)
+            #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .discarded })
+            let row = try #require(try await JobRows.row(id, client: client))
+            #expect(row.attempts == 3)
+            #expect(row.lastError == "upstream answered 503 on attempt 3")
+            #expect(log.count(id) == 3)
+        }
+    }
+
+    @Test func jobPastItsDeadlineIsExpiredNotRetried() async throws {
+        let url = try await TestDatabase.fresh()
+        let kind = JobKind("test.deadline", maxAttempts: 10)
+        var registry = JobRegistry()
+        registry.register(ClosureHandler<Empty>(kind: kind) { _, _ in
+            throw JobError.retry("APNs 503", after: .seconds(5))
+        })
+        try await WorkerHarness().run(url, registry: registry) { store, client in
+            let id = try #require(try await store.enqueue(
+                [NewJob(kind: kind, deadline: Date().addingTimeInterval(2))], onConflict: .keep)[0].jobID)
+            #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .expired })
+            #expect(try await JobRows.row(id, client: client)?.attempts == 1)
+        }
+    }
+
+    @Test func recurringJobReturnsToQueuedAtItsNextRunTime() async throws {
+        let url = try await TestDatabase.fresh()
+        let log = RunLog()
+        let kind = JobKind("test.recurring")
+        var registry = JobRegistry()
+        registry.register(ClosureHandler<Empty>(kind: kind) { _, context in
+            log.record(context.id)
+            return log.count(context.id) < 3 ? .runAgain(.after(.milliseconds(300))) : .done
+        })
+        try await WorkerHarness().run(url, registry: registry) { store, client in
+            let id = try #require(try await store.enqueue([NewJob(kind: kind, uniqueKey: "sync:u1")], onConflict: .keep)[0].jobID)
+            #expect(try await eventually { log.count(id) == 1 })
+            let between = try #require(try await JobRows.row(id, client: client))
+            if log.count(id) == 1 {
+                #expect(between.state == .queued && between.nextRunAt != nil && between.dueInSeconds > 0)
+            }
+            #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .completed })
+            #expect(log.count(id) == 3, "the same row ran three times")
+        }
+    }
+
+    @Test func malformedPayloadAndUnknownKindAreDiscardedAtOnceWithAReason() async throws {
+        let url = try await TestDatabase.fresh()
+        struct Typed: Codable, Sendable { var eventID: String }
+        let kind = JobKind("test.typed", maxAttempts: 5)
+        var registry = JobRegistry()
+        registry.register(ClosureHandler<Typed>(kind: kind) { _, _ in .done })
+        try await WorkerHarness().run(url, registry: registry) { store, client in
+            let ids = try await store.enqueue([
+                NewJob(kind: kind, payload: Array("{not json".utf8)),
+                NewJob(kind: kind, payload: Array("{\"eventId\": 1}".utf8)),
+                NewJob(kind: JobKind("nobody.handles", maxAttempts: 5)),
+            ], onConflict: .keep).compactMap(\.jobID)
+            for id in ids {
+                #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .discarded })
+                #expect(try await JobRows.row(id, client: client)?.attempts == 1, "no retry loop")
+            }
+            #expect(try await JobRows.row(ids[0], client: client)?.lastError?.hasPrefix("malformed payload for kind test.typed") == true)
+            #expect(try await JobRows.row(ids[1], client: client)?.lastError?.contains("missing key eventID") == true)
+            #expect(try await JobRows.row(ids[2], client: client)?.lastError?.contains("no handler for kind 'nobody.handles'") == true)
+        }
+    }
+
+    @Test func handlerLearnsItLostTheLeaseAndItsOutcomeIsRefused() async throws {
+        let url = try await TestDatabase.fresh()
+        let kind = JobKind("test.long")
+        let sawLoss = RunLog()
+        var registry = JobRegistry()
+        registry.register(ClosureHandler<Empty>(kind: kind) { _, context in
+            for _ in 0..<400 where !context.isLeaseLost { try await Task.sleep(for: .milliseconds(25)) }
+            if context.isLeaseLost { sawLoss.record(context.id) }
+            return .done
+        })
+        let harness = WorkerHarness(configure: { $0.heartbeatInterval = .milliseconds(100) })
+        try await harness.run(url, registry: registry) { store, client in
+            let id = try #require(try await store.enqueue([NewJob(kind: kind)], onConflict: .keep)[0].jobID)
+            #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .running })
+            #expect(try await store.cancel(id))
+            #expect(try await eventually { sawLoss.count(id) == 1 })
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(try await JobRows.row(id, client: client)?.state == .cancelled, "the worker wrote nothing after losing the lease")
+        }
+    }
+
+    @Test func shutdownReleasesJobsThatOutliveTheGracePeriod() async throws {
+        let url = try await TestDatabase.fresh()
+        let kind = JobKind("test.slow")
+        var registry = JobRegistry()
+        registry.register(ClosureHandler<Empty>(kind: kind) { _, _ in
+            try await Task.sleep(for: .seconds(30))
+            return .done
+        })
+        let harness = WorkerHarness(configure: { $0.shutdownGrace = .milliseconds(300) })
+        let id = try await harness.run(url, registry: registry) { store, client in
+            let id = try #require(try await store.enqueue([NewJob(kind: kind)], onConflict: .keep)[0].jobID)
+            #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .running })
+            return id
+        }
+        try await TestDatabase.withClient(url) { client in
+            let row = try #require(try await JobRows.row(id, client: client))
+            #expect(row.state == .queued, "released, not left running until its lease expires")
+            #expect(row.attempts == 0, "a release does not use an attempt")
+        }
+    }
+
+    @Test func shutdownLetsRunningJobsFinishWithinGrace() async throws {
+        let url = try await TestDatabase.fresh()
+        let kind = JobKind("test.short")
+        var registry = JobRegistry()
+        registry.register(ClosureHandler<Empty>(kind: kind) { _, _ in
+            try await Task.sleep(for: .milliseconds(500))
+            return .done
+        })
+        let id = try await WorkerHarness().run(url, registry: registry) { store, client in
+            let id = try #require(try await store.enqueue([NewJob(kind: kind)], onConflict: .keep)[0].jobID)
+            #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .running })
+            return id
+        }
+        try await TestDatabase.withClient(url) { client async throws in
+            #expect(try await JobRows.row(id, client: client)?.state == .completed)
+        }
+    }
+
+    @Test func futureJobStartsOnTimeWithoutPolling() async throws {
+        let url = try await TestDatabase.fresh()
+        let kind = JobKind("test.timed")
+        let lateness = RunLog()
+        var registry = JobRegistry()
+        registry.register(ClosureHandler<Empty>(kind: kind) { _, context in
+            if context.lateness < .milliseconds(250) { lateness.record(context.id) }
+            return .done
+        })
+        // A poll interval far longer than the test: only NOTIFY and the due-time timer can start it on time.
+        let harness = WorkerHarness(configure: { $0.pollInterval = .seconds(60) })
+        try await harness.run(url, registry: registry) { store, client in
+            try await Task.sleep(for: .milliseconds(200))  // let the worker go idle first
+            let id = try #require(try await store.enqueue([NewJob(kind: kind, schedule: .after(.seconds(1)))], onConflict: .keep)[0].jobID)
+            #expect(try await eventually(timeout: .seconds(10)) { try await JobRows.row(id, client: client)?.state == .completed })
+            #expect(lateness.count(id) == 1, "started within 250 ms of due")
+        }
+    }
+}
