@@ -133,12 +133,14 @@ public struct ClaimedJob: Sendable {
     public let userID: UUID?
     /// Claim time minus `due_at`, by the database clock.
     public let lateness: Duration
+    /// The deadline had passed at claim time, by the database clock: the job must not run.
+    public let pastDeadline: Bool
 
     public init(id: JobID, kind: String, queue: String, payload: [UInt8], attempt: Int, maxAttempts: Int,
-                leaseToken: UUID, deadline: Date?, userID: UUID?, lateness: Duration) {
+                leaseToken: UUID, deadline: Date?, userID: UUID?, lateness: Duration, pastDeadline: Bool = false) {
         self.id = id; self.kind = kind; self.queue = queue; self.payload = payload; self.attempt = attempt
         self.maxAttempts = maxAttempts; self.leaseToken = leaseToken; self.deadline = deadline
-        self.userID = userID; self.lateness = lateness
+        self.userID = userID; self.lateness = lateness; self.pastDeadline = pastDeadline
     }
 
     public var lease: Lease { Lease(id: id, token: leaseToken) }

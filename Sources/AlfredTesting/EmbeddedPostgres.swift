@@ -101,8 +101,28 @@ public final class EmbeddedPostgres: Sendable {
         }
     }
 
-    /// `initdb` on PATH, or Debian's `/usr/lib/postgresql/<version>/bin`, newest first.
+    /// `initdb` on PATH, or Debian's `/usr/lib/postgresql/<version>/bin`, newest first. On a fresh
+    /// Debian machine, as root, installs Debian's `postgresql` package first (set
+    /// ALFRED_NO_AUTO_INSTALL=1 to refuse), so `swift run alfred dev` and `swift test` work there as-is.
     static func findBinaries() throws -> URL {
+        if let found = locateBinaries() { return found }
+        let env = ProcessInfo.processInfo.environment
+        if geteuid() == 0, env["ALFRED_NO_AUTO_INSTALL"] == nil,
+           FileManager.default.isExecutableFile(atPath: "/usr/bin/apt-get")
+        {
+            FileHandle.standardError.write(Data("PostgreSQL server binaries not found; installing Debian's postgresql package…\n".utf8))
+            let noninteractive = ["DEBIAN_FRONTEND": "noninteractive"]
+            _ = try? runToCompletion("/usr/bin/apt-get", ["update"], environment: noninteractive)
+            _ = try? runToCompletion("/usr/bin/apt-get", ["install", "-y", "--no-install-recommends", "postgresql"],
+                                     environment: noninteractive)
+            if let found = locateBinaries() { return found }
+        }
+        throw EmbeddedPostgresError(
+            "PostgreSQL server binaries (initdb, pg_ctl) not found on PATH or in /usr/lib/postgresql/*/bin; "
+                + "install them with: apt-get install -y postgresql")
+    }
+
+    private static func locateBinaries() -> URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
         var candidates = path.split(separator: ":").map { URL(fileURLWithPath: String($0)) }
         let debian = URL(fileURLWithPath: "/usr/lib/postgresql")
@@ -116,9 +136,7 @@ public final class EmbeddedPostgres: Sendable {
         {
             return directory
         }
-        throw EmbeddedPostgresError(
-            "PostgreSQL server binaries (initdb, pg_ctl) not found on PATH or in /usr/lib/postgresql/*/bin; "
-                + "install them with: apt-get install -y postgresql")
+        return nil
     }
 
     static func userExists(_ name: String) -> Bool { getpwnam(name) != nil }

@@ -215,8 +215,8 @@ public final class Worker<C: Clock<Duration>>: Service {
             await record(job, m, logger, error: "no handler for kind '\(job.kind.prefix(64))' on this worker", .discard)
             return
         }
-        if let deadline = job.deadline, deadline <= Date() {
-            // The store re-checks against the database clock before expiring it.
+        if job.pastDeadline {
+            // A retry "now" is at or past the deadline, so the store expires the job.
             await record(job, m, logger, error: "deadline passed before the job could start", .retry(after: .zero))
             return
         }

@@ -85,7 +85,8 @@ enum JobSQL {
                last_run_at = now(), updated_at = now()
         FROM due WHERE j.id = due.id
         RETURNING j.id, j.kind, j.queue, j.payload, j.attempts, j.max_attempts, j.lease_token, j.deadline_at,
-                  j.user_id, extract(epoch FROM now() - j.due_at)::float8
+                  j.user_id, extract(epoch FROM now() - j.due_at)::float8,
+                  coalesce(j.deadline_at <= now(), false)
         """
     }
 

@@ -102,13 +102,13 @@ public struct PostgresJobStore: JobStore {
         let rows = try await run(JobSQL.claim(queue: queue, limit: limit, owner: owner, leaseSeconds: lease.seconds))
         var claimed: [ClaimedJob] = []
         claimed.reserveCapacity(limit)
-        for try await (id, kind, queue, payload, attempts, maxAttempts, token, deadline, user, late) in rows.decode(
-            (UUID, String, String, ByteBuffer, Int32, Int32, UUID, Date?, UUID?, Double).self)
+        for try await (id, kind, queue, payload, attempts, maxAttempts, token, deadline, user, late, past) in rows.decode(
+            (UUID, String, String, ByteBuffer, Int32, Int32, UUID, Date?, UUID?, Double, Bool).self)
         {
             claimed.append(ClaimedJob(
                 id: JobID(id), kind: kind, queue: queue, payload: Array(buffer: payload), attempt: Int(attempts),
                 maxAttempts: Int(maxAttempts), leaseToken: token, deadline: deadline, userID: user,
-                lateness: .seconds(max(0, late))))
+                lateness: .seconds(max(0, late)), pastDeadline: past))
         }
         return claimed
     }

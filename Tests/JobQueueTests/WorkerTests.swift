@@ -73,6 +73,26 @@ import Testing
         }
     }
 
+    @Test func jobClaimedAfterItsDeadlineExpiresWithoutRunning() async throws {
+        let url = try await TestDatabase.fresh()
+        let log = RunLog()
+        let kind = JobKind("test.stale")
+        var registry = JobRegistry()
+        registry.register(ClosureHandler<Empty>(kind: kind) { _, context in
+            log.record(context.id)
+            return .done
+        })
+        try await WorkerHarness().run(url, registry: registry) { store, client in
+            // A reminder whose meeting already started (say, every worker was down meanwhile).
+            let id = try #require(try await store.enqueue(
+                [NewJob(kind: kind, schedule: .at(Date().addingTimeInterval(-120)), deadline: Date().addingTimeInterval(-60))],
+                onConflict: .keep)[0].jobID)
+            #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .expired })
+            #expect(log.count(id) == 0, "the handler never ran")
+            #expect(try await JobRows.row(id, client: client)?.lastError == "deadline passed before the job could start")
+        }
+    }
+
     @Test func recurringJobReturnsToQueuedAtItsNextRunTime() async throws {
         let url = try await TestDatabase.fresh()
         let log = RunLog()

@@ -1,0 +1,220 @@
+import AlfredCore
+import AlfredTesting
+import ArgumentParser
+import Foundation
+import Logging
+import PostgresNIO
+import Store
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// `swift build -c release && swift run -c release alfred-bench queue`
+///
+/// Measures the queue against a private PostgreSQL at the server's default durability (fsync and
+/// synchronous_commit on), with real `alfred worker` processes. The last line is one JSON object.
+@main
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "alfred-bench", abstract: "Benchmarks for Alfred's worker service.", subcommands: [QueueBench.self])
+}
+
+struct QueueBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "queue", abstract: "Enqueue rate, drain throughput and start lateness.")
+
+    @Option(help: "Jobs enqueued for the enqueue-rate measurement.") var enqueueJobs = 200_000
+    @Option(help: "Rows per enqueue statement.") var enqueueBatch = 1000
+    @Option(help: "Jobs drained per drain measurement.") var drainJobs = 100_000
+    @Option(help: "Concurrency of each worker process.") var concurrency = 256
+    @Option(help: "Offered load for the lateness measurement (jobs/s).") var rate = 1000
+    @Option(help: "Seconds of steady load for the lateness measurement.") var seconds = 15
+    @Option(help: "Path of the alfred executable (default: beside this one).") var alfred: String?
+
+    func run() async throws {
+        var logger = Logger(label: "bench")
+        logger.logLevel = .error
+        let worker = alfred ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("alfred").path
+        guard FileManager.default.isExecutableFile(atPath: worker) else {
+            throw ValidationError("no alfred executable at \(worker); build it first: swift build -c release --product alfred")
+        }
+        print("starting a private PostgreSQL (server defaults: fsync on, synchronous_commit on)…")
+        let cluster = try EmbeddedPostgres(options: .init(durable: true))
+        defer { cluster.stop() }
+        let url = try await cluster.createDatabase("bench", logger: logger)
+        try await TestDatabase.migrate(url, logger: logger)
+        let client = PostgresClient(configuration: url.clientConfiguration(maxConnections: 4), backgroundLogger: logger)
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            let store = PostgresJobStore(client: client, logger: logger)
+            let bench = Measurements(store: store, client: client, url: url, worker: worker, logger: logger)
+
+            let enqueueRate = try await bench.enqueueRate(jobs: enqueueJobs, batch: enqueueBatch)
+            print(String(format: "enqueue: %.0f jobs/s (%d jobs in statements of %d)", enqueueRate, enqueueJobs, enqueueBatch))
+
+            var rss: [Double] = []
+            var drain: [Int: Double] = [:]
+            for processes in [1, 2] {
+                let (rate, peak) = try await bench.drain(jobs: drainJobs, processes: processes, concurrency: concurrency)
+                drain[processes] = rate
+                rss += peak
+                print(String(format: "drain: %.0f noop jobs/s with %d worker process%@ (%d jobs)", rate, processes,
+                             processes == 1 ? "" : "es", drainJobs))
+            }
+
+            let (lateness, offered, peak) = try await bench.lateness(rate: rate, seconds: seconds, concurrency: concurrency)
+            rss += peak
+            print(String(format: "start lateness at %.0f jobs/s offered (1 worker): p50 %.1f ms, p99 %.1f ms, max %.1f ms",
+                         offered, lateness.p50, lateness.p99, lateness.max))
+            print(String(format: "worker peak RSS: %.1f MB", rss.max() ?? 0))
+
+            let summary: [String: Any] = [
+                "enqueue_jobs_per_s": Int(enqueueRate),
+                "drain_jobs_per_s_1_worker": Int(drain[1] ?? 0),
+                "drain_jobs_per_s_2_workers": Int(drain[2] ?? 0),
+                "lateness_offered_jobs_per_s": Int(offered.rounded()),
+                "lateness_p50_ms": (lateness.p50 * 10).rounded() / 10,
+                "lateness_p99_ms": (lateness.p99 * 10).rounded() / 10,
+                "lateness_max_ms": (lateness.max * 10).rounded() / 10,
+                "worker_peak_rss_mb": ((rss.max() ?? 0) * 10).rounded() / 10,
+            ]
+            let json = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])
+            print(String(decoding: json, as: UTF8.self))
+        }
+    }
+}
+
+struct Measurements {
+    let store: PostgresJobStore
+    let client: PostgresClient
+    let url: DatabaseURL
+    let worker: String
+    let logger: Logger
+
+    static let kind = JobKind("noop")
+
+    func reset() async throws {
+        _ = try await client.query("TRUNCATE jobs", logger: logger).collect()
+        _ = try await client.query("VACUUM ANALYZE jobs", logger: logger).collect()
+    }
+
+    /// Jobs per second inserted by one client in batched statements (each its own transaction).
+    func enqueueRate(jobs: Int, batch: Int) async throws -> Double {
+        try await reset()
+        var job = NewJob(kind: .noop)
+        job.queue = "bench"
+        let start = ContinuousClock.now
+        var left = jobs
+        while left > 0 {
+            let n = min(batch, left)
+            _ = try await store.enqueue(Array(repeating: job, count: n), onConflict: .keep)
+            left -= n
+        }
+        return Double(jobs) / start.duration(to: .now).seconds
+    }
+
+    func startWorkers(_ count: Int, concurrency: Int) async throws -> [ChildProcess] {
+        let workers = try (0..<count).map { _ in
+            try ChildProcess(worker, ["worker", "--queue", "bench", "--concurrency", "\(concurrency)", "--claim-batch", "100",
+                                      "--no-metrics", "--log-level", "warning"],
+                             environment: ["ALFRED_DATABASE_URL": url.secretString.unsafeValue])
+        }
+        // Ready when every worker's LISTEN connection is up.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if try await listeners() >= count { return workers }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw ValidationError("workers did not start: \(workers.map(\.output).joined(separator: "\n"))")
+    }
+
+    func listeners() async throws -> Int {
+        let rows = try await client.query(
+            "SELECT count(*)::int8 FROM pg_stat_activity WHERE query LIKE 'LISTEN%'", logger: logger)
+        for try await n in rows.decode(Int.self) { return n }
+        return 0
+    }
+
+    func stop(_ workers: [ChildProcess]) async -> [Double] {
+        let peaks = workers.map { Self.peakRSSMegabytes($0.pid) }
+        for worker in workers { worker.signal(SIGTERM) }
+        for worker in workers { _ = await worker.waitForExit(timeout: .seconds(30)) }
+        return peaks
+    }
+
+    func completed() async throws -> Int {
+        let rows = try await client.query("SELECT count(*)::int8 FROM jobs WHERE state = 'completed'", logger: logger)
+        for try await n in rows.decode(Int.self) { return n }
+        return 0
+    }
+
+    /// Jobs per second drained by `processes` idle workers after `jobs` jobs appear in one commit.
+    func drain(jobs: Int, processes: Int, concurrency: Int) async throws -> (Double, [Double]) {
+        try await reset()
+        let workers = try await startWorkers(processes, concurrency: concurrency)
+        var job = NewJob(kind: .noop)
+        job.queue = "bench"
+        try await client.withTransaction(logger: logger) { connection in
+            var left = jobs
+            while left > 0 {
+                let n = min(5000, left)
+                _ = try await store.enqueue(Array(repeating: job, count: n), onConflict: .keep, on: connection)
+                left -= n
+            }
+        }
+        let start = ContinuousClock.now
+        while try await completed() < jobs {
+            try await Task.sleep(for: .milliseconds(20))
+            if start.duration(to: .now) > .seconds(600) { throw ValidationError("drain did not finish in 10 minutes") }
+        }
+        let rate = Double(jobs) / start.duration(to: .now).seconds
+        return (rate, await stop(workers))
+    }
+
+    struct Percentiles { var p50 = 0.0, p99 = 0.0, max = 0.0 }
+
+    /// Offers `rate` jobs/s (due now) in 10 ms ticks for `seconds`, to one worker; lateness is claim
+    /// time minus due time, both by the database clock.
+    func lateness(rate: Int, seconds: Int, concurrency: Int) async throws -> (Percentiles, Double, [Double]) {
+        try await reset()
+        let workers = try await startWorkers(1, concurrency: concurrency)
+        var job = NewJob(kind: .noop)
+        job.queue = "bench"
+        let perTick = max(1, rate / 100)
+        let clock = ContinuousClock()
+        let start = clock.now
+        var tick = 0
+        var sent = 0
+        while start.duration(to: clock.now) < .seconds(seconds) {
+            tick += 1
+            _ = try await store.enqueue(Array(repeating: job, count: perTick), onConflict: .keep)
+            sent += perTick
+            try await clock.sleep(until: start.advanced(by: .milliseconds(10 * tick)), tolerance: nil)
+        }
+        let offered = Double(sent) / start.duration(to: clock.now).seconds
+        let drainDeadline = clock.now + .seconds(30)
+        while try await completed() < sent, clock.now < drainDeadline { try await Task.sleep(for: .milliseconds(20)) }
+        let peaks = await stop(workers)
+        let rows = try await client.query("""
+            SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY l), percentile_cont(0.99) WITHIN GROUP (ORDER BY l), max(l)
+            FROM (SELECT extract(epoch FROM last_run_at - due_at)::float8 * 1000 AS l FROM jobs WHERE state = 'completed') s
+            """, logger: logger)
+        var result = Percentiles()
+        for try await (p50, p99, max) in rows.decode((Double, Double, Double).self) {
+            result = Percentiles(p50: p50, p99: p99, max: max)
+        }
+        return (result, offered, peaks)
+    }
+
+    /// Peak resident set (VmHWM) of a process, in MB.
+    static func peakRSSMegabytes(_ pid: pid_t) -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let kb = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Double($0) } ?? 0
+            return kb / 1024
+        }
+        return 0
+    }
+}

@@ -1,0 +1,81 @@
+import AlfredCore
+import Testing
+
+/// A seeded generator, so randomised checks are repeatable.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite struct RetryPolicyTests {
+    let policy = RetryPolicy(base: .seconds(1), cap: .seconds(60))
+
+    @Test(arguments: [(1, 1.0), (2, 2.0), (3, 4.0), (6, 32.0), (7, 60.0), (50, 60.0)])
+    func ceilingDoublesPerAttemptUpToTheCap(attempt: Int, seconds: Double) {
+        #expect(policy.ceiling(afterAttempt: attempt) == .seconds(seconds))
+    }
+
+    @Test func fullJitterStaysWithinTheWindowAndSpreadsOverIt() {
+        var rng = SplitMix64(state: 42)
+        var delays: [Double] = []
+        for _ in 0..<2000 {
+            guard case .retry(let after) = policy.next(afterAttempt: 4, maxAttempts: 10, using: &rng) else {
+                Issue.record("attempt 4 of 10 must retry")
+                return
+            }
+            delays.append(after.seconds)
+        }
+        #expect(delays.allSatisfy { $0 >= 0 && $0 <= 8 })
+        // Full jitter: uniform over [0, 8] — both halves of the window are used about equally.
+        let low = delays.filter { $0 < 4 }.count
+        #expect((800...1200).contains(low), "low half got \(low) of 2000")
+    }
+
+    @Test func lastAttemptDiscards() {
+        var rng = SplitMix64(state: 1)
+        #expect(policy.next(afterAttempt: 5, maxAttempts: 5, using: &rng) == .discard)
+        #expect(policy.next(afterAttempt: 1, maxAttempts: 1, using: &rng) == .discard)
+    }
+
+    @Test func retryAfterIsAFloor() {
+        var rng = SplitMix64(state: 7)
+        for _ in 0..<100 {
+            guard case .retry(let after) = policy.next(afterAttempt: 1, maxAttempts: 3, retryAfter: .seconds(30), using: &rng)
+            else { Issue.record("must retry"); return }
+            #expect(after >= .seconds(30))
+        }
+    }
+}
+
+@Suite struct JobStateTests {
+    @Test func terminalStatesAreFinalExceptForAnOperatorRetry() {
+        for state in JobState.allCases where state.isTerminal {
+            for next in JobState.allCases {
+                #expect(state.canMove(to: next) == (next == .queued), "\(state) -> \(next)")
+            }
+        }
+    }
+
+    @Test func runningJobsEndInAnyOtherState() {
+        #expect(JobState.allCases.filter { JobState.running.canMove(to: $0) } == [.queued, .completed, .discarded, .cancelled, .expired])
+        #expect(JobState.queued.canMove(to: .running) && !JobState.queued.canMove(to: .completed))
+    }
+}
+
+@Suite struct RedactedTests {
+    @Test func neverPrintsTheValue() {
+        let secret = Redacted("ya29.refresh-token-value")
+        #expect("\(secret)" == "<redacted>")
+        #expect(String(reflecting: secret) == "<redacted>")
+        var dumped = ""
+        dump(secret, to: &dumped)
+        #expect(!dumped.contains("ya29"))
+        #expect(secret.unsafeValue == "ya29.refresh-token-value")
+    }
+}

@@ -1,0 +1,18 @@
+import Testing
+@testable import Store
+
+@Suite struct DatabaseURLTests {
+    @Test func parsesAndNeverPrintsThePassword() throws {
+        let url = try DatabaseURL("postgres://worker:s3cr%40t@db.internal:6543/alfred?sslmode=require")
+        #expect(url.host == "db.internal" && url.port == 6543 && url.username == "worker" && url.database == "alfred")
+        #expect(url.tls == .require)
+        #expect(url.password?.unsafeValue == "s3cr@t")
+        #expect("\(url)" == "postgres://worker@db.internal:6543/alfred")
+        #expect(!String(reflecting: url).contains("s3cr"))
+    }
+
+    @Test(arguments: ["mysql://x@y/z", "not a url", "postgres:///nohost", "postgres://u@h/db?sslmode=sometimes"])
+    func rejectsMalformedURLsWithoutEchoingThem(_ string: String) {
+        #expect(throws: StoreError.self) { try DatabaseURL(string) }
+    }
+}
