@@ -79,9 +79,12 @@ struct WorkerRuntime {
     }
 
     func run(extraServices: [any Service], onStarted: @escaping @Sendable (any JobStore) async -> Void = { _ in }) async throws {
+        // The pool logs every reconnect attempt at info; our own code already logs what an operator needs.
+        var poolLogger = logger
+        poolLogger.logLevel = max(logger.logLevel, .warning)
         let client = PostgresClient(
             configuration: database.clientConfiguration(maxConnections: 4 + options.queues.count * 2),
-            backgroundLogger: logger)
+            backgroundLogger: poolLogger)
         let store = PostgresJobStore(client: client, logger: logger)
         let listener = PostgresWakeupListener(database: database, logger: logger)
         let clock = ContinuousClock()
