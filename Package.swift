@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
         .target(name: "AlfredCore"),
@@ -41,13 +43,19 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        .target(name: "KeyService", dependencies: [
+            "AlfredCore",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+        ]),
         .target(name: "AlfredTesting", dependencies: [
             "AlfredCore", "Store",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "alfred", dependencies: [
-            "AlfredCore", "Store", "JobQueue", "Telemetry", "AlfredTesting",
+            "AlfredCore", "Store", "JobQueue", "Telemetry", "AlfredTesting", "KeyService",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -63,6 +71,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["AlfredCore", "Store", "AlfredTesting"]),
         .testTarget(name: "JobQueueTests", dependencies: ["AlfredCore", "Store", "JobQueue", "AlfredTesting", "Telemetry"]),
         .testTarget(name: "AlfredCLITests", dependencies: ["AlfredCore", "Store", "AlfredTesting"]),
+        .testTarget(name: "KeyServiceTests", dependencies: ["KeyService"]),
     ],
     swiftLanguageModes: [.v6]
 )

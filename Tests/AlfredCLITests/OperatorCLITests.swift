@@ -92,3 +92,47 @@ import Testing
         #expect(result.output.contains("database URL") || result.output.contains("no database"), "\(result.output)")
     }
 }
+
+/// `alfred attestation verify` on the real AWS documents: the operator's view of a key-service decision.
+@Suite struct AttestationCLITests {
+    static let nitro = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/testdata/nitro")
+
+    func verify(_ file: String, _ extra: [String]) throws -> (code: Int32, json: [String: Any]) {
+        let result = try runToCompletion(AlfredBinary.path, ["attestation", "verify", Self.nitro.appendingPathComponent(file).path,
+                                                             "--root", Self.nitro.appendingPathComponent("aws-nitro-root-g1.pem").path] + extra)
+        let line = result.output.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init) ?? "{}"
+        return (result.code, (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:])
+    }
+
+    @Test func permitsARealDocumentAtItsTimestampAndDeniesItNow() throws {
+        let permitted = try verify("eternis-prod-2024-07-31.cbor", ["--at", "2024-07-31T20:18:27.047Z"])
+        #expect(permitted.code == 0)
+        #expect(permitted.json["decision"] as? String == "permit")
+        #expect(permitted.json["runtime"] as? String == "aws-nitro")
+        let now = try verify("eternis-prod-2024-07-31.cbor", [])
+        #expect(now.code != 0)
+        #expect(now.json["reason"] as? String == "certificate_not_valid_at_time")
+    }
+
+    @Test(arguments: [
+        ("eternis-prod-2024-07-31.neg-payload-byte-flipped.cbor", "invalid_signature"),
+        ("eternis-prod-2024-07-31.neg-signature-byte-flipped.cbor", "invalid_signature"),
+        ("eternis-prod-2024-07-31.neg-cabundle-root-replaced.cbor", "untrusted_root"),
+        ("eternis-prod-2024-07-31.neg-forged-chain-resigned.cbor", "untrusted_root"),
+    ])
+    func deniesEachNegativeVariantWithItsReason(file: String, reason: String) throws {
+        let denied = try verify(file, ["--at", "2024-07-31T20:18:27.047Z"])
+        #expect(denied.code != 0)
+        #expect(denied.json["decision"] as? String == "deny")
+        #expect(denied.json["reason"] as? String == reason)
+    }
+
+    @Test func appliesAPolicyFile() throws {
+        let policy = FileManager.default.temporaryDirectory.appendingPathComponent("policy-\(UUID().uuidString).json")
+        try #"{"runtime": "aws-nitro", "measurements": [{"PCR0": "00"}]}"#.write(to: policy, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: policy) }
+        let denied = try verify("eternis-prod-2024-07-31.cbor", ["--at", "2024-07-31T20:18:27.047Z", "--policy", policy.path])
+        #expect(denied.json["reason"] as? String == "measurement_not_allowed")
+    }
+}
