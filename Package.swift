@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         .target(name: "AlfredCore"),
@@ -49,13 +50,29 @@ let package = Package(
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
+        .target(name: "StandIns", dependencies: [
+            "AlfredCore",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        .target(name: "TokenBroker", dependencies: [
+            "AlfredCore", "KeyService",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
         .target(name: "AlfredTesting", dependencies: [
             "AlfredCore", "Store",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "alfred", dependencies: [
-            "AlfredCore", "Store", "JobQueue", "Telemetry", "AlfredTesting", "KeyService",
+            "AlfredCore", "Store", "JobQueue", "Telemetry", "AlfredTesting", "KeyService", "StandIns", "TokenBroker",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -71,7 +88,11 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["AlfredCore", "Store", "AlfredTesting"]),
         .testTarget(name: "JobQueueTests", dependencies: ["AlfredCore", "Store", "JobQueue", "AlfredTesting", "Telemetry"]),
         .testTarget(name: "AlfredCLITests", dependencies: ["AlfredCore", "Store", "AlfredTesting"]),
-        .testTarget(name: "KeyServiceTests", dependencies: ["KeyService"]),
+        .testTarget(name: "KeyServiceTests", dependencies: ["KeyService", "AlfredCore"]),
+        .testTarget(name: "StandInsTests", dependencies: ["StandIns", "AlfredCore",
+            .product(name: "AsyncHTTPClient", package: "async-http-client")]),
+        .testTarget(name: "TokenBrokerTests", dependencies: ["TokenBroker", "AlfredCore", "KeyService",
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]),
     ],
     swiftLanguageModes: [.v6]
 )
