@@ -56,7 +56,9 @@ public final class ChildProcess: Sendable {
         }
     }
 
-    /// Blocks until exit; returns the exit code.
+    /// Blocks the calling thread until exit; returns the exit code. Only for tools that cannot depend
+    /// on work in this process (initdb, pg_ctl): a blocked thread is one fewer for the cooperative pool,
+    /// which has as many threads as cores. From async code use `exitCode()`.
     @discardableResult
     public func waitForExit() -> Int32 {
         status.withLock { status in
@@ -66,6 +68,16 @@ public final class ChildProcess: Sendable {
             let code = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
             status = code
             return code
+        }
+    }
+
+    /// Waits for exit without blocking a thread (polls), and returns the exit code. A child may be
+    /// waiting on something this process must do first (a lock held by an in-process transaction), so
+    /// async code must never block a cooperative thread on it.
+    public func exitCode() async -> Int32 {
+        while true {
+            if let code = poll() { return code }
+            try? await Task.sleep(for: .milliseconds(10))
         }
     }
 
@@ -89,7 +101,15 @@ public final class ChildProcess: Sendable {
 
 import Synchronization
 
-/// Runs a command to completion and returns (exit code, output).
+/// Runs a command to completion without blocking a cooperative thread; returns (exit code, output).
+public func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                directory: URL? = nil) async throws -> (code: Int32, output: String) {
+    let child = try ChildProcess(executable, arguments, environment: environment, directory: directory)
+    let code = await child.exitCode()
+    return (code, child.output)
+}
+
+/// Runs a command to completion, blocking the thread (see `ChildProcess.waitForExit()`).
 public func runToCompletion(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                             directory: URL? = nil) throws -> (code: Int32, output: String) {
     let child = try ChildProcess(executable, arguments, environment: environment, directory: directory)

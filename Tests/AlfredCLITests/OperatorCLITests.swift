@@ -6,10 +6,10 @@ import Testing
 
 /// `alfred migrate` and `alfred jobs …` as an operator runs them.
 @Suite struct OperatorCLITests {
-    func alfred(_ arguments: [String], _ url: DatabaseURL, migrations: URL? = nil) throws -> (code: Int32, output: String) {
+    func alfred(_ arguments: [String], _ url: DatabaseURL, migrations: URL? = nil) async throws -> (code: Int32, output: String) {
         var environment = ["ALFRED_DATABASE_URL": url.secretString.unsafeValue]
         environment["ALFRED_MIGRATIONS"] = (migrations ?? TestDatabase.migrationsDirectory).path
-        return try runToCompletion(AlfredBinary.path, arguments, environment: environment)
+        return try await run(AlfredBinary.path, arguments, environment: environment)
     }
 
     func emptyDatabase() async throws -> DatabaseURL {
@@ -23,10 +23,11 @@ import Testing
             "ALFRED_DATABASE_URL": url.secretString.unsafeValue, "ALFRED_MIGRATIONS": TestDatabase.migrationsDirectory.path]),
                       try ChildProcess(AlfredBinary.path, ["migrate"], environment: [
             "ALFRED_DATABASE_URL": url.secretString.unsafeValue, "ALFRED_MIGRATIONS": TestDatabase.migrationsDirectory.path]))
-        #expect(a.waitForExit() == 0 && b.waitForExit() == 0, "\(a.output)\n\(b.output)")
+        let (codeA, codeB) = (await a.exitCode(), await b.exitCode())
+        #expect(codeA == 0 && codeB == 0, "\(a.output)\n\(b.output)")
         let applied = [a.output, b.output].filter { $0.contains("applied 0001_initial") }
         #expect(applied.count == 1, "exactly one of the two applied it:\n\(a.output)\n\(b.output)")
-        let again = try alfred(["migrate"], url)
+        let again = try await alfred(["migrate"], url)
         #expect(again.code == 0)
         #expect(again.output.contains("database is up to date"))
     }
@@ -36,41 +37,41 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mig-\(UUID().uuidString)")
         try FileManager.default.copyItem(at: TestDatabase.migrationsDirectory, to: directory)
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(try alfred(["migrate"], url, migrations: directory).code == 0)
+        #expect(try await alfred(["migrate"], url, migrations: directory).code == 0)
         let file = directory.appendingPathComponent("0001_initial.sql")
         try (try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "'ACTIVE'", with: "'active'"))
             .write(to: file, atomically: true, encoding: .utf8)
-        let refused = try alfred(["migrate"], url, migrations: directory)
+        let refused = try await alfred(["migrate"], url, migrations: directory)
         #expect(refused.code != 0)
         #expect(refused.output.contains("0001_initial was edited after it was applied"), "\(refused.output)")
     }
 
     @Test func enqueueStatsListCancelAndRetry() async throws {
         let url = try await TestDatabase.fresh()
-        let enqueued = try alfred(["jobs", "enqueue", "--kind", "noop", "--count", "3", "--due-in", "3600"], url)
+        let enqueued = try await alfred(["jobs", "enqueue", "--kind", "noop", "--count", "3", "--due-in", "3600"], url)
         #expect(enqueued.code == 0 && enqueued.output.contains("enqueued 3 noop jobs"), "\(enqueued.output)")
 
-        let stats = try alfred(["jobs", "stats", "--json"], url)
+        let stats = try await alfred(["jobs", "stats", "--json"], url)
         #expect(stats.code == 0)
         let decoded = try JSONDecoder().decode(QueueStats.self, from: Data(stats.output.utf8))
         #expect(decoded.rows == [.init(queue: "default", state: .queued, count: 3)])
 
-        let listed = try alfred(["jobs", "list", "--state", "queued", "--json"], url)
+        let listed = try await alfred(["jobs", "list", "--state", "queued", "--json"], url)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         let jobs = try decoder.decode([JobSummary].self, from: Data(listed.output.utf8))
         #expect(jobs.count == 3)
         let id = jobs[0].id
 
-        #expect(try alfred(["jobs", "cancel", id.description], url).output.contains("cancelled"))
-        let again = try alfred(["jobs", "cancel", id.description], url)
+        #expect(try await alfred(["jobs", "cancel", id.description], url).output.contains("cancelled"))
+        let again = try await alfred(["jobs", "cancel", id.description], url)
         #expect(again.code != 0 && again.output.contains("already finished or unknown"))
-        #expect(try alfred(["jobs", "retry", id.description], url).output.contains("queued to run now"))
-        #expect(try alfred(["jobs", "list", "--state", "cancelled"], url).output.contains(id.description) == false)
+        #expect(try await alfred(["jobs", "retry", id.description], url).output.contains("queued to run now"))
+        #expect(try await alfred(["jobs", "list", "--state", "cancelled"], url).output.contains(id.description) == false)
 
-        let unique = try alfred(["jobs", "enqueue", "--unique-key", "once"], url)
+        let unique = try await alfred(["jobs", "enqueue", "--unique-key", "once"], url)
         #expect(unique.output.contains("enqueued"))
-        #expect(try alfred(["jobs", "enqueue", "--unique-key", "once"], url).output.contains("unchanged"))
+        #expect(try await alfred(["jobs", "enqueue", "--unique-key", "once"], url).output.contains("unchanged"))
     }
 
     @Test(arguments: [
@@ -81,13 +82,13 @@ import Testing
     ])
     func badInputGetsAClearError(arguments: [String], message: String) async throws {
         let url = try await TestDatabase.fresh()
-        let result = try alfred(arguments, url)
+        let result = try await alfred(arguments, url)
         #expect(result.code != 0)
         #expect(result.output.contains(message), "\(result.output)")
     }
 
-    @Test func missingDatabaseURLIsExplained() throws {
-        let result = try runToCompletion(AlfredBinary.path, ["jobs", "stats"], environment: ["ALFRED_DATABASE_URL": ""])
+    @Test func missingDatabaseURLIsExplained() async throws {
+        let result = try await run(AlfredBinary.path, ["jobs", "stats"], environment: ["ALFRED_DATABASE_URL": ""])
         #expect(result.code != 0)
         #expect(result.output.contains("database URL") || result.output.contains("no database"), "\(result.output)")
     }
@@ -98,19 +99,19 @@ import Testing
     static let nitro = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/testdata/nitro")
 
-    func verify(_ file: String, _ extra: [String]) throws -> (code: Int32, json: [String: Any]) {
-        let result = try runToCompletion(AlfredBinary.path, ["attestation", "verify", Self.nitro.appendingPathComponent(file).path,
+    func verify(_ file: String, _ extra: [String]) async throws -> (code: Int32, json: [String: Any]) {
+        let result = try await run(AlfredBinary.path, ["attestation", "verify", Self.nitro.appendingPathComponent(file).path,
                                                              "--root", Self.nitro.appendingPathComponent("aws-nitro-root-g1.pem").path] + extra)
         let line = result.output.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init) ?? "{}"
         return (result.code, (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:])
     }
 
-    @Test func permitsARealDocumentAtItsTimestampAndDeniesItNow() throws {
-        let permitted = try verify("eternis-prod-2024-07-31.cbor", ["--at", "2024-07-31T20:18:27.047Z"])
+    @Test func permitsARealDocumentAtItsTimestampAndDeniesItNow() async throws {
+        let permitted = try await verify("eternis-prod-2024-07-31.cbor", ["--at", "2024-07-31T20:18:27.047Z"])
         #expect(permitted.code == 0)
         #expect(permitted.json["decision"] as? String == "permit")
         #expect(permitted.json["runtime"] as? String == "aws-nitro")
-        let now = try verify("eternis-prod-2024-07-31.cbor", [])
+        let now = try await verify("eternis-prod-2024-07-31.cbor", [])
         #expect(now.code != 0)
         #expect(now.json["reason"] as? String == "certificate_not_valid_at_time")
     }
@@ -121,18 +122,18 @@ import Testing
         ("eternis-prod-2024-07-31.neg-cabundle-root-replaced.cbor", "untrusted_root"),
         ("eternis-prod-2024-07-31.neg-forged-chain-resigned.cbor", "untrusted_root"),
     ])
-    func deniesEachNegativeVariantWithItsReason(file: String, reason: String) throws {
-        let denied = try verify(file, ["--at", "2024-07-31T20:18:27.047Z"])
+    func deniesEachNegativeVariantWithItsReason(file: String, reason: String) async throws {
+        let denied = try await verify(file, ["--at", "2024-07-31T20:18:27.047Z"])
         #expect(denied.code != 0)
         #expect(denied.json["decision"] as? String == "deny")
         #expect(denied.json["reason"] as? String == reason)
     }
 
-    @Test func appliesAPolicyFile() throws {
+    @Test func appliesAPolicyFile() async throws {
         let policy = FileManager.default.temporaryDirectory.appendingPathComponent("policy-\(UUID().uuidString).json")
         try #"{"runtime": "aws-nitro", "measurements": [{"PCR0": "00"}]}"#.write(to: policy, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: policy) }
-        let denied = try verify("eternis-prod-2024-07-31.cbor", ["--at", "2024-07-31T20:18:27.047Z", "--policy", policy.path])
+        let denied = try await verify("eternis-prod-2024-07-31.cbor", ["--at", "2024-07-31T20:18:27.047Z", "--policy", policy.path])
         #expect(denied.json["reason"] as? String == "measurement_not_allowed")
     }
 }

@@ -28,7 +28,7 @@ import Glibc
             #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .running }, "\(doomed.output)")
             let token = try #require(try await JobRows.row(id, client: client)?.leaseToken)
             doomed.signal(SIGKILL)
-            doomed.waitForExit()
+            _ = await doomed.exitCode()
             let killedAt = ContinuousClock.now
 
             // Another worker process picks the job up once the lease expires; the job then finishes

@@ -165,10 +165,10 @@ import Testing
         try await withStore { store, client in
             let ids = try await store.enqueue([NewJob(kind: Self.work), NewJob(kind: JobKind("once", maxAttempts: 1))],
                                               onConflict: .keep).compactMap(\.jobID)
-            let claimed = try await store.claim(queue: "default", limit: 2, owner: "dead-worker", lease: .milliseconds(100))
+            let claimed = try await store.claim(queue: "default", limit: 2, owner: "dead-worker", lease: .seconds(1))
             #expect(claimed.count == 2)
             #expect(try await store.rescueExpired(limit: 10).isEmpty, "leases still valid")
-            try await Task.sleep(for: .milliseconds(200))
+            try await Task.sleep(for: .milliseconds(1100))
             let rescued = try await store.rescueExpired(limit: 10)
             #expect(Set(rescued.map(\.state)) == [.queued, .discarded])
             let requeued = try #require(try await JobRows.row(ids[0], client: client))
