@@ -1,0 +1,155 @@
+import Foundation
+import Hummingbird
+
+/// The fault-injection control plane of external-apis §0.4, under `/_fake/` (a prefix Google never
+/// uses). Bodies and answers are JSON; errors are `{"error": "<what to fix>"}` with 400 or 404.
+///
+/// | call | body | answer |
+/// |---|---|---|
+/// | `GET /_fake/requests` | | `[RecordedRequest]` |
+/// | `DELETE /_fake/requests` | | 204 |
+/// | `POST /_fake/faults` | `{"match": {method?, path?, pathRegex?, bodyContains?, headers?}, "fault"?: "invalid_grant"\|"invalid_client"\|"rate_limited"\|"internal_failure"\|"unavailable", "retryAfterSeconds"?: n, "respond"?: {status, headers?, body?}, "times"?: n, "delayMs"?: n}` | 201 `{"id": ...}` |
+/// | `GET /_fake/faults` | | `[{id, name, match, response?, delayMs, remaining?}]` |
+/// | `DELETE /_fake/faults[/<id>]` | | 204 |
+/// | `POST /_fake/clock` | `{"advanceSeconds": n}` | `{"now": ISO-8601}` |
+/// | `POST /_fake/reset` | | 204 |
+/// | `POST /_fake/state` | a scenario (`GoogleStandIn.Configuration` JSON) | 204, after a reset onto it |
+/// | `POST /_fake/oauth/revoke` | `{"refreshToken": ...}` or `{"subject": ...}` | `{"revoked": n}` (404 when 0) |
+/// | `POST /_fake/oauth/consent` | `{"decision": "approve"\|"deny"}` | `{"decision": ...}` |
+///
+/// Omitting `times` makes a fault answer every matching request until removed or reset.
+extension GoogleStandIn {
+    private struct FaultRequest: Decodable {
+        var match: FaultRule.Match?
+        var fault: String?
+        var retryAfterSeconds: Int?
+        var respond: CannedResponse?
+        var times: Int?
+        var delayMs: Int?
+    }
+
+    private struct FaultListing: Encodable {
+        var id: String
+        var name: String
+        var match: FaultRule.Match
+        var response: CannedResponse?
+        var delayMs: Int
+        var remaining: Int?
+    }
+
+    private struct ClockAdvance: Decodable { var advanceSeconds: Double }
+    private struct ServerRevocation: Decodable {
+        var refreshToken: String?
+        var subject: String?
+    }
+    private struct Consent: Codable { var decision: ConsentDecision }
+    private struct ControlError: Encodable { var error: String }
+
+    /// A control call that cannot be done; answers `{"error": message}` so every control error reads alike.
+    private struct ControlFailure: HTTPResponseError {
+        var status: HTTPResponse.Status = .badRequest
+        var message: String
+
+        func response(from request: Request, context: some RequestContext) throws -> Response {
+            try GoogleStandIn.controlJSON(ControlError(error: message), status: status)
+        }
+    }
+
+    func addControlRoutes(to router: Router<BasicRequestContext>) {
+        let prefix = "/_fake"
+        router.get("\(prefix)/requests") { _, _ in try Self.controlJSON(self.recorder.all) }
+        router.delete("\(prefix)/requests") { _, _ in
+            self.recorder.removeAll()
+            return Response(status: .noContent)
+        }
+        router.post("\(prefix)/faults") { request, _ in
+            let body = try await Self.decode(FaultRequest.self, from: request)
+            let id: String
+            do throws(StandInError) { id = try self.faults.add(try Self.rule(from: body)) } catch {
+                throw ControlFailure(message: error.message)
+            }
+            return try Self.controlJSON(["id": id], status: .created)
+        }
+        router.get("\(prefix)/faults") { _, _ in
+            try Self.controlJSON(self.faults.active.map {
+                FaultListing(id: $0.id, name: $0.rule.name, match: $0.rule.match, response: $0.rule.response,
+                             delayMs: $0.rule.delayMilliseconds, remaining: $0.remaining)
+            })
+        }
+        router.delete("\(prefix)/faults") { _, _ in
+            self.faults.removeAll()
+            return Response(status: .noContent)
+        }
+        router.delete("\(prefix)/faults/:id") { _, context in
+            let id = try context.parameters.require("id")
+            guard self.faults.remove(id: id) else { throw ControlFailure(status: .notFound, message: "no active fault \(id)") }
+            return Response(status: .noContent)
+        }
+        router.post("\(prefix)/clock") { request, _ in
+            let body = try await Self.decode(ClockAdvance.self, from: request)
+            guard body.advanceSeconds >= 0 else {
+                throw ControlFailure(message: "advanceSeconds must be >= 0; the clock only moves forward")
+            }
+            self.clock.advance(bySeconds: body.advanceSeconds)
+            return try Self.controlJSON(["now": ISO8601DateFormatter().string(from: self.clock.now())])
+        }
+        router.post("\(prefix)/reset") { _, _ in
+            self.reset()
+            return Response(status: .noContent)
+        }
+        router.post("\(prefix)/state") { request, _ in
+            self.replaceScenario(try await Self.decode(Configuration.self, from: request))
+            return Response(status: .noContent)
+        }
+        router.post("\(prefix)/oauth/revoke") { request, _ in
+            let body = try await Self.decode(ServerRevocation.self, from: request)
+            let count: Int
+            switch (body.refreshToken, body.subject) {
+            case (let token?, nil): count = self.revokeRefreshToken(token) ? 1 : 0
+            case (nil, let subject?): count = self.revokeGrants(subject: subject)
+            default: throw ControlFailure(message: "send exactly one of refreshToken or subject")
+            }
+            guard count > 0 else { throw ControlFailure(status: .notFound, message: "no live grant matched; nothing revoked") }
+            return try Self.controlJSON(["revoked": count])
+        }
+        router.post("\(prefix)/oauth/consent") { request, _ in
+            let body = try await Self.decode(Consent.self, from: request)
+            self.setConsent(body.decision)
+            return try Self.controlJSON(body)
+        }
+    }
+
+    /// Turns the JSON shape into a rule: a named Google fault, a custom response, or latency only.
+    private static func rule(from body: FaultRequest) throws(StandInError) -> FaultRule {
+        var response = body.respond
+        var name = body.respond == nil ? "latency" : "custom"
+        if let fault = body.fault {
+            guard body.respond == nil else { throw StandInError(.invalidFault, "send either fault or respond, not both") }
+            guard let canned = CannedResponse.googleFault(named: fault, retryAfterSeconds: body.retryAfterSeconds) else {
+                throw StandInError(.invalidFault, "unknown fault '\(fault)'; use one of \(CannedResponse.googleFaultNames.joined(separator: ", "))")
+            }
+            response = canned
+            name = fault
+        }
+        return FaultRule(match: body.match ?? FaultRule.Match(), response: response,
+                         delayMilliseconds: body.delayMs ?? 0, times: body.times, name: name)
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T {
+        var request = request
+        let body = try await request.collectBody(upTo: TrafficMiddleware.maxBodyBytes)
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer: body))
+        } catch {
+            throw ControlFailure(message: "control body is not a valid \(T.self): \(error)")
+        }
+    }
+
+    fileprivate static func controlJSON(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return Response(status: status, headers: [.contentType: "application/json"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// A local fake of Google's OAuth 2.0 endpoints (and, later, Calendar and Gmail) on a real loopback
+/// socket, speaking Google's wire formats so production clients reach it by base URL alone.
+///
+/// ```swift
+/// let google = GoogleStandIn(configuration: .init(clients: [client], users: [user]))
+/// group.addTask { try await google.run() }          // or put it in a ServiceGroup
+/// let endpoints = try await google.endpoints()      // authorization, token and revoke URLs
+/// ```
+///
+/// It owns the state every route shares: the OAuth ledger (codes, grants, access tokens), the fault
+/// plan, the request recordings and the fake clock. Routes live in extensions, one file per API.
+public final class GoogleStandIn: Service, Sendable {
+    /// The scenario the stand-in starts from and returns to on `reset()`.
+    private let scenario: Mutex<Configuration>
+    let ledger: Mutex<OAuthLedger>
+    let faults = FaultPlan()
+    let recorder = RequestRecorder()
+    let boundPort = BoundPort()
+    let idTokens = IDTokenSigner()
+    let logger: Logger
+    /// Decides expiry of codes and tokens; advance it instead of waiting.
+    public let clock: StandInClock
+
+    public init(configuration: Configuration = Configuration(), clock: StandInClock = StandInClock(),
+                logger: Logger = Logger(label: "alfred.standin.google")) {
+        scenario = Mutex(configuration)
+        ledger = Mutex(OAuthLedger(configuration: configuration))
+        self.clock = clock
+        self.logger = logger
+    }
+
+    // MARK: Lifecycle
+
+    /// Binds `configuration.host:port` and serves until cancelled or gracefully shut down.
+    public func run() async throws {
+        let configuration = scenario.withLock { $0 }
+        boundPort.rearm()
+        let router = Router()
+        router.add(middleware: TrafficMiddleware(faults: faults, recorder: recorder, clock: clock, logger: logger))
+        addOAuthRoutes(to: router)
+        addControlRoutes(to: router)
+        let boundPort = self.boundPort
+        let address = "\(configuration.host):\(configuration.port)"
+        let application = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            onServerRunning: { channel in
+                if let port = channel.localAddress?.port {
+                    boundPort.bind(port)
+                } else {
+                    boundPort.fail(StandInError(.notRunning, "Google stand-in bound \(address) but reports no port"))
+                }
+            },
+            logger: logger)
+        do {
+            try await application.run()
+        } catch {
+            boundPort.fail(StandInError(.notRunning, "Google stand-in on \(address) failed: \(error); is the port free?"))
+            throw error
+        }
+        boundPort.fail(StandInError(.notRunning, "Google stand-in on \(address) has stopped; run() it again"))
+    }
+
+    /// The bound port, once `run()` is listening (waits for it; cancellable). Throws if it failed or stopped.
+    public func port() async throws -> Int {
+        try await boundPort.wait()
+    }
+
+    /// `http://127.0.0.1:<port>`: what replaces `https://oauth2.googleapis.com` (and, later,
+    /// `https://www.googleapis.com` and `https://gmail.googleapis.com`) in client configuration.
+    public func baseURL() async throws -> String {
+        let host = scenario.withLock { $0.host }
+        return "http://\(host.contains(":") ? "[\(host)]" : host):\(try await port())"
+    }
+
+    /// The three OAuth URLs of external-apis §0.1, pointing here.
+    public func endpoints() async throws -> OAuthEndpoints {
+        let base = try await baseURL()
+        return OAuthEndpoints(authorizationURL: base + OAuthEndpoints.authorizationPath,
+                              tokenURL: base + OAuthEndpoints.tokenPath,
+                              revokeURL: base + OAuthEndpoints.revokePath)
+    }
+
+    // MARK: Bearer tokens (for the Calendar and Gmail routes)
+
+    /// Resolves an `Authorization: Bearer <token>` header value to the token's owner and scopes.
+    public func validateBearer(_ authorizationHeader: String?) throws(BearerTokenRejection) -> AccessTokenInfo {
+        guard let header = authorizationHeader else { throw .missing }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw .malformed }
+        return try validateAccessToken(String(parts[1]).trimmingCharacters(in: .whitespaces))
+    }
+
+    public func validateAccessToken(_ token: String) throws(BearerTokenRejection) -> AccessTokenInfo {
+        let now = clock.now()
+        return try ledger.withLock { ledger throws(BearerTokenRejection) in try ledger.validate(accessToken: token, now: now) }
+    }
+
+    // MARK: Control (the Swift side of /_fake/...)
+
+    /// Activates a fault rule; returns its id for `removeFault(id:)`.
+    @discardableResult
+    public func injectFault(_ rule: FaultRule) throws(StandInError) -> String {
+        try faults.add(rule)
+    }
+
+    @discardableResult
+    public func removeFault(id: String) -> Bool { faults.remove(id: id) }
+
+    public func removeAllFaults() { faults.removeAll() }
+
+    /// Requests served so far, oldest first, secrets redacted. Control-plane calls are not recorded.
+    public func recordedRequests() -> [RecordedRequest] { recorder.all }
+
+    public func clearRecordedRequests() { recorder.removeAll() }
+
+    /// Server-side revocation, as when the user removes the app: the next refresh gets
+    /// `invalid_grant`, and the grant's access tokens stop validating. False if unknown or already dead.
+    @discardableResult
+    public func revokeRefreshToken(_ refreshToken: String) -> Bool {
+        guard refreshToken.hasPrefix("1//") else { return false }
+        let now = clock.now()
+        return ledger.withLock { $0.revoke(token: refreshToken, now: now) }
+    }
+
+    /// Revokes every live grant of one user; returns how many.
+    @discardableResult
+    public func revokeGrants(subject: String) -> Int {
+        ledger.withLock { $0.revokeAll(subject: subject) }
+    }
+
+    /// What the test user does on the consent screen from now on.
+    public func setConsent(_ decision: ConsentDecision) {
+        ledger.withLock { $0.configuration.oauth.consent = decision }
+    }
+
+    /// Moves the fake clock forward: codes, access tokens and refresh tokens age accordingly.
+    public func advanceClock(bySeconds seconds: TimeInterval) { clock.advance(bySeconds: seconds) }
+
+    /// Back to the starting scenario: no tokens, faults, recordings or clock offset.
+    public func reset() {
+        let configuration = scenario.withLock { $0 }
+        ledger.withLock { $0 = OAuthLedger(configuration: configuration) }
+        faults.removeAll()
+        recorder.removeAll()
+        clock.reset()
+    }
+
+    /// Makes `configuration` the starting scenario and resets to it. The listening address stays.
+    public func replaceScenario(_ configuration: Configuration) {
+        scenario.withLock { $0 = configuration }
+        reset()
+    }
+
+    /// The key that signs this instance's `id_token`s (ES256), for clients that verify them.
+    public var idTokenKeyID: String { idTokens.keyID }
+    public var idTokenPublicKeyPEM: String { idTokens.publicKey.pemRepresentation }
+}
+
+/// Where a client finds the stand-in's OAuth endpoints: the values for `GOOGLE_AUTH_URL`,
+/// `GOOGLE_TOKEN_URL` and `GOOGLE_REVOKE_URL`.
+public struct OAuthEndpoints: Sendable, Equatable {
+    public static let authorizationPath = "/o/oauth2/v2/auth"
+    public static let tokenPath = "/token"
+    public static let revokePath = "/revoke"
+
+    public var authorizationURL: String
+    public var tokenURL: String
+    public var revokeURL: String
+}

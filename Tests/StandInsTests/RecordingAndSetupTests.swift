@@ -1,0 +1,115 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import StandIns
+import Testing
+
+@Suite struct RecordingAndSetupTests {
+    @Test func recordingsNeverHoldTokensOrSecrets() async throws {
+        try await H.with { google in
+            let code = try await google.code()
+            let tokens = try await google.exchange(code).json
+            let access = try #require(tokens["access_token"] as? String)
+            let refresh = try #require(tokens["refresh_token"] as? String)
+            _ = try await google.refresh(refresh)
+            let basic = Data("\(H.clientID):\(H.clientSecret)".utf8).base64EncodedString()
+            _ = try await google.postForm("/token", [("grant_type", "refresh_token"), ("refresh_token", refresh)],
+                                          headers: ["Authorization": "Basic \(basic)"])
+            _ = try await google.send(.POST, "/revoke?token=\(access)")
+            _ = try await google.postForm("/revoke", [("token", refresh)])
+
+            let raw = try await google.send(.GET, "/_fake/requests")
+            #expect(raw.status == 200)
+            for secret in [H.clientSecret, basic, H.verifier, code, access, refresh] {
+                #expect(!raw.body.contains(secret), "a recording leaked a secret")
+                #expect(!raw.body.contains(H.formEncode([("x", secret)]).dropFirst(2)), "a recording leaked an encoded secret")
+            }
+            #expect(raw.body.contains("<redacted>"))
+
+            let recorded = google.standIn.recordedRequests()
+            #expect(recorded.map(\.path) == ["/o/oauth2/v2/auth", "/token", "/token", "/token", "/revoke", "/revoke"])
+            #expect(recorded.map(\.status) == [302, 200, 200, 200, 200, 400])
+            #expect(recorded[0].queryValue("code_challenge") == H.challenge)
+            #expect(recorded[0].queryValue("client_id") == H.clientID)
+            #expect(recorded[1].formValue("grant_type") == "authorization_code")
+            #expect(recorded[1].formValue("code") == "<redacted>")
+            #expect(recorded[1].formValue("client_secret") == "<redacted>")
+            #expect(recorded[1].formValue("code_verifier") == "<redacted>")
+            #expect(recorded[3].header("authorization") == "<redacted>")
+            #expect(recorded[4].queryValue("token") == "<redacted>")
+        }
+    }
+
+    @Test func scenarioFileSeedsTheStandIn() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("google-scenario-\(UUID()).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data("""
+            { "clients": [{ "id": "file-client", "secret": "file-secret", "redirectURIs": ["http://localhost:1/cb"] }],
+              "users": [{ "subject": "42", "email": "lin@example.com", "grantedScopes": ["\(H.calendar)"] }],
+              "oauth": { "accessTokenLifetimeSeconds": 60, "consent": "approve" } }
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let configuration = try GoogleStandIn.Configuration(scenarioFile: path)
+        #expect(configuration.clients.first?.id == "file-client")
+        #expect(configuration.users.first?.grantedScopes == [H.calendar])
+        #expect(configuration.oauth.accessTokenLifetimeSeconds == 60)
+        #expect(configuration.oauth.codeLifetimeSeconds == 600)  // absent keys keep Google's defaults
+        #expect(configuration.host == "127.0.0.1" && configuration.port == 0)
+
+        let error = #expect(throws: StandInError.self) {
+            try GoogleStandIn.Configuration(scenarioFile: path + ".missing")
+        }
+        #expect(error?.code == .invalidScenario)
+    }
+
+    @Test func controlPlaneReplacesTheScenario() async throws {
+        try await H.with { google in
+            let scenario = """
+                {"clients": [{"id": "other", "secret": "s", "redirectURIs": ["http://127.0.0.1:2/cb"]}],
+                 "users": [{"subject": "7", "email": "x@example.com"}]}
+                """
+            #expect(try await google.postJSON("/_fake/state", scenario).status == 204)
+            #expect(try await google.authorize().status == 400)  // the old client is gone
+            let reply = try await google.authorize(clientID: "other", redirectURI: "http://127.0.0.1:2/cb")
+            #expect(reply.status == 302 && reply.redirectQuery["code"] != nil)
+            let malformed = try await google.postJSON("/_fake/state", #"{"clients": 3}"#)
+            #expect(malformed.status == 400)
+            #expect(malformed.error?.contains("not a valid Configuration") == true)
+        }
+    }
+
+    @Test func portIsReportedWhileRunningAndRefusedAfterStop() async throws {
+        let first = GoogleStandIn(configuration: H.configuration())
+        let second = GoogleStandIn(configuration: H.configuration())
+        let services = ServiceGroup(services: [first, second], logger: Logger(label: "alfred.standin.test"))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await services.run() }
+            let ports = (try await first.port(), try await second.port())
+            #expect(ports.0 > 0 && ports.1 > 0 && ports.0 != ports.1)
+            let endpoints = try await first.endpoints()
+            #expect(endpoints.tokenURL == "http://127.0.0.1:\(ports.0)/token")
+            #expect(endpoints.authorizationURL == "http://127.0.0.1:\(ports.0)/o/oauth2/v2/auth")
+            #expect(endpoints.revokeURL == "http://127.0.0.1:\(ports.0)/revoke")
+            await services.triggerGracefulShutdown()
+            try await group.waitForAll()
+        }
+        let error = await #expect(throws: StandInError.self) { try await first.port() }
+        #expect(error?.code == .notRunning)
+    }
+
+    @Test func aTakenPortIsReportedNotAwaitedForever() async throws {
+        let holder = GoogleStandIn(configuration: H.configuration())
+        let services = ServiceGroup(services: [holder], logger: Logger(label: "alfred.standin.test"))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await services.run() }
+            var clash = H.configuration()
+            clash.port = try await holder.port()
+            let loser = GoogleStandIn(configuration: clash, logger: Logger(label: "alfred.standin.test"))
+            group.addTask { try? await loser.run() }
+            let error = await #expect(throws: StandInError.self) { try await loser.port() }
+            #expect(error?.code == .notRunning)
+            #expect(error?.message.contains("is the port free?") == true)
+            await services.triggerGracefulShutdown()
+            try await group.waitForAll()
+        }
+    }
+}
