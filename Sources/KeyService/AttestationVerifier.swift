@@ -193,7 +193,3 @@ public struct AttestationVerifier: Sendable {
     static func iso(_ date: Date) -> String { date.formatted(.iso8601) }
 }
 
-/// Alfred's local attestation provider (no enclave on this machine) — its module ids carry this prefix.
-public enum LocalAttestation {
-    public static let moduleIDPrefix = "alfred-local:"
-}

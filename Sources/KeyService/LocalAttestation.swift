@@ -1,0 +1,140 @@
+import Crypto
+import Foundation
+import SwiftASN1
+import X509
+
+/// Alfred's local attestation provider, for machines without an enclave.
+///
+/// It produces documents in the Nitro format, verified by the same `AttestationVerifier` as real
+/// ones: PCR0 is the SHA-384 of the broker's own executable file, the document is signed (ES384) by a
+/// fresh three-hour leaf certificate, issued by a local *attestation authority* (standing in for the
+/// Nitro hypervisor's PKI), itself issued by a local root that the key service pins.
+///
+/// What it protects against: a different or modified broker binary (its measurement changes and the
+/// key service denies it); replayed or stale evidence (nonce, timestamp); a process without the
+/// authority key (it cannot produce a valid chain). What it does NOT protect against: anyone who can
+/// read the authority key file (root, or the broker's OS user) can sign evidence for any
+/// measurement, and nothing isolates the broker's memory from the host. A real enclave moves the
+/// authority key into hardware; with Nitro the key service trusts AWS's root instead, and nothing
+/// else in the design changes.
+public enum LocalAttestation {
+    public static let moduleIDPrefix = "alfred-local:"
+
+    /// The local PKI made by `alfred keys init`: a root (its private key is not kept) and an authority.
+    public struct Authority: Sendable {
+        public let rootDER: [UInt8]
+        public let authorityDER: [UInt8]
+        let authorityKey: P384.Signing.PrivateKey
+
+        /// A new root and authority. The root's private key is used once, to issue the authority,
+        /// and then dropped: nothing can issue another authority under this root.
+        public static func create(now: Date = Date()) throws -> Authority {
+            let rootKey = P384.Signing.PrivateKey()
+            let rootName = try DistinguishedName {
+                CountryName("US"); OrganizationName("Alfred"); OrganizationalUnitName("local attestation")
+                CommonName("alfred-local-attestation-root")
+            }
+            let root = try Certificate(
+                version: .v3, serialNumber: .init(), publicKey: .init(rootKey.publicKey),
+                notValidBefore: now.addingTimeInterval(-60), notValidAfter: now.addingTimeInterval(10 * 365 * 86_400),
+                issuer: rootName, subject: rootName, signatureAlgorithm: .ecdsaWithSHA384,
+                extensions: try Certificate.Extensions {
+                    Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+                    Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+                },
+                issuerPrivateKey: .init(rootKey))
+            let authorityKey = P384.Signing.PrivateKey()
+            let authorityName = try DistinguishedName {
+                CountryName("US"); OrganizationName("Alfred"); OrganizationalUnitName("local attestation")
+                CommonName("alfred-local-attestation-authority")
+            }
+            let authority = try Certificate(
+                version: .v3, serialNumber: .init(), publicKey: .init(authorityKey.publicKey),
+                notValidBefore: now.addingTimeInterval(-60), notValidAfter: now.addingTimeInterval(2 * 365 * 86_400),
+                issuer: rootName, subject: authorityName, signatureAlgorithm: .ecdsaWithSHA384,
+                extensions: try Certificate.Extensions {
+                    Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+                    Critical(KeyUsage(keyCertSign: true))
+                },
+                issuerPrivateKey: .init(rootKey))
+            return Authority(rootDER: try Self.der(root), authorityDER: try Self.der(authority), authorityKey: authorityKey)
+        }
+
+        public init(rootDER: [UInt8], authorityDER: [UInt8], authorityKeyPEM: String) throws {
+            self.rootDER = rootDER
+            self.authorityDER = authorityDER
+            authorityKey = try P384.Signing.PrivateKey(pemRepresentation: authorityKeyPEM)
+        }
+
+        private init(rootDER: [UInt8], authorityDER: [UInt8], authorityKey: P384.Signing.PrivateKey) {
+            self.rootDER = rootDER
+            self.authorityDER = authorityDER
+            self.authorityKey = authorityKey
+        }
+
+        public var authorityKeyPEM: String { authorityKey.pemRepresentation }
+        public var rootPEM: String { PEMDocument(type: "CERTIFICATE", derBytes: rootDER).pemString }
+        public var authorityPEM: String { PEMDocument(type: "CERTIFICATE", derBytes: authorityDER).pemString }
+
+        /// Evidence for a process whose executable is `executable`, binding `publicKey` (the DER of the
+        /// key the key service must encrypt to) and the key service's `nonce`.
+        public func attest(executable: URL, publicKey: [UInt8]?, nonce: [UInt8]?, userData: [UInt8]? = nil,
+                           now: Date = Date()) throws -> [UInt8] {
+            let measurement = try LocalAttestation.measure(executable)
+            let leafKey = P384.Signing.PrivateKey()
+            let authority = try Certificate(derEncoded: authorityDER)
+            let moduleID = LocalAttestation.moduleIDPrefix + (ProcessInfo.processInfo.hostName) + ":\(getpid())"
+            let leaf = try Certificate(
+                version: .v3, serialNumber: .init(), publicKey: .init(leafKey.publicKey),
+                notValidBefore: now.addingTimeInterval(-5), notValidAfter: now.addingTimeInterval(3 * 3600),
+                issuer: authority.subject,
+                subject: try DistinguishedName { OrganizationName("Alfred"); CommonName(moduleID) },
+                signatureAlgorithm: .ecdsaWithSHA384,
+                extensions: try Certificate.Extensions {
+                    Critical(BasicConstraints.notCertificateAuthority)
+                    Critical(KeyUsage(digitalSignature: true))
+                },
+                issuerPrivateKey: .init(authorityKey))
+            var pcrs: [CBORPair] = (0..<16).map { CBORPair(key: .unsigned(UInt64($0)), value: .bytes(Array(repeating: 0, count: 48))) }
+            pcrs[0] = CBORPair(key: .unsigned(0), value: .bytes(measurement))
+            let optional = { (value: [UInt8]?) in value.map(CBOR.bytes) ?? .null }
+            let payload = CBOR.map([
+                CBORPair(key: .text("module_id"), value: .text(moduleID)),
+                CBORPair(key: .text("digest"), value: .text("SHA384")),
+                CBORPair(key: .text("timestamp"), value: .unsigned(UInt64((now.timeIntervalSince1970 * 1000).rounded(.down)))),
+                CBORPair(key: .text("pcrs"), value: .map(pcrs)),
+                CBORPair(key: .text("certificate"), value: .bytes(try Self.der(leaf))),
+                CBORPair(key: .text("cabundle"), value: .array([.bytes(rootDER), .bytes(authorityDER)])),
+                CBORPair(key: .text("public_key"), value: optional(publicKey)),
+                CBORPair(key: .text("user_data"), value: optional(userData)),
+                CBORPair(key: .text("nonce"), value: optional(nonce)),
+            ]).encoded()
+            let protected = CBOR.map([CBORPair(key: .unsigned(1), value: .negative(34))]).encoded()  // {1: -35} ES384
+            let signed = CBOR.array([.text("Signature1"), .bytes(protected), .bytes([]), .bytes(payload)]).encoded()
+            let signature = try leafKey.signature(for: signed).rawRepresentation
+            return CBOR.array([.bytes(protected), .map([]), .bytes(payload), .bytes(Array(signature))]).encoded()
+        }
+
+        static func der(_ certificate: Certificate) throws -> [UInt8] {
+            var serializer = DER.Serializer()
+            try serializer.serialize(certificate)
+            return serializer.serializedBytes
+        }
+    }
+
+    /// PCR0 of the local provider: SHA-384 of the executable file's bytes.
+    public static func measure(_ executable: URL) throws -> [UInt8] {
+        guard let handle = try? FileHandle(forReadingFrom: executable) else {
+            throw AttestationError(.malformed, "cannot read executable \(executable.path) to measure it")
+        }
+        defer { try? handle.close() }
+        var hash = SHA384()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(data: chunk) }
+        return Array(hash.finalize())
+    }
+
+    /// The running process's own executable.
+    public static var currentExecutable: URL {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    }
+}
