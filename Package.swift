@@ -70,6 +70,8 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "Metrics", package: "swift-metrics"),
         ]),
         .target(name: "AlfredTesting", dependencies: [
             "AlfredCore", "Store",

@@ -16,6 +16,9 @@ public enum MetricName {
     public static let storeErrors = "alfred_store_errors_total"
     public static let jobsPruned = "alfred_jobs_pruned_total"
 
+    public static let oauthRefreshes = "alfred_oauth_refresh_total"
+    public static let brokerKeyDenials = "alfred_broker_key_denials_total"
+
     /// Label value used for kinds that have no handler here, so a stray kind string cannot grow the label set.
     public static let unknownKind = "unknown"
 }

@@ -1,0 +1,80 @@
+import Foundation
+
+/// A connector's status, as stored in `connectors.status`.
+public enum ConnectorStatus: String, Sendable, Codable {
+    case active = "ACTIVE"
+    /// Google answered `invalid_grant`: the user must connect again.
+    case needsReconsent = "NEEDS_RECONSENT"
+    case revoked = "REVOKED"
+}
+
+/// What the broker reads to decrypt a refresh token. Only the broker's database role can read it.
+public struct ConnectorSecret: Sendable {
+    public let id: UUID
+    public let userID: UUID
+    public let status: ConnectorStatus
+    public let keyID: String
+    public let keyVersion: Int
+    /// `refresh_token_ciphertext` (an envelope; not plaintext, but still never logged).
+    public let ciphertext: Redacted<[UInt8]>
+
+    public init(id: UUID, userID: UUID, status: ConnectorStatus, keyID: String, keyVersion: Int, ciphertext: [UInt8]) {
+        self.id = id; self.userID = userID; self.status = status; self.keyID = keyID; self.keyVersion = keyVersion
+        self.ciphertext = Redacted(ciphertext)
+    }
+}
+
+/// A new connector, its refresh token already encrypted.
+public struct NewConnector: Sendable {
+    public let id: UUID
+    public let userID: UUID
+    public let provider: String
+    public let scopes: [String]
+    public let keyID: String
+    public let keyVersion: Int
+    public let ciphertext: [UInt8]
+
+    public init(id: UUID, userID: UUID, provider: String = "google", scopes: [String], keyID: String, keyVersion: Int, ciphertext: [UInt8]) {
+        self.id = id; self.userID = userID; self.provider = provider; self.scopes = scopes; self.keyID = keyID
+        self.keyVersion = keyVersion; self.ciphertext = ciphertext
+    }
+}
+
+/// A redacted audit record: a type, a result and bounded metadata — never tokens, addresses,
+/// subjects or titles.
+public struct AuditEvent: Sendable {
+    public let userID: UUID
+    public let type: String
+    public let connector: String?
+    public let result: String
+    public let metadata: [String: String]
+
+    public init(userID: UUID, type: String, connector: String? = "google", result: String, metadata: [String: String] = [:]) {
+        self.userID = userID; self.type = type; self.connector = connector; self.result = result; self.metadata = metadata
+    }
+}
+
+/// Connector storage as the token broker sees it.
+public protocol ConnectorStore: Sendable {
+    func insert(_ connector: NewConnector) async throws
+    func secret(_ id: UUID) async throws -> ConnectorSecret?
+    func setStatus(_ id: UUID, _ status: ConnectorStatus) async throws
+    /// Replaces the ciphertext after a rewrap, only if the connector is still at `fromVersion`.
+    /// Returns false if it moved meanwhile.
+    func rewrapped(_ id: UUID, fromVersion: Int, toVersion: Int, ciphertext: [UInt8]) async throws -> Bool
+    /// Connectors of `keyID` wrapped under a version other than `activeVersion`.
+    func needingRewrap(keyID: String, activeVersion: Int, limit: Int) async throws -> [UUID]
+    func audit(_ event: AuditEvent) async throws
+}
+
+/// A short-lived Google access token, as workers get it from the broker.
+public struct AccessToken: Sendable {
+    public let token: Redacted<String>
+    public let expiresAt: Date
+    public init(token: Redacted<String>, expiresAt: Date) { self.token = token; self.expiresAt = expiresAt }
+}
+
+/// Where workers get access tokens (the broker, over its socket). Never a refresh token.
+public protocol TokenSource: Sendable {
+    func accessToken(for connector: UUID) async throws -> AccessToken
+}

@@ -1,0 +1,52 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+
+/// Every query on `connectors` (and the broker's audit insert), in one place.
+enum ConnectorSQL {
+    static func insert(id: UUID, userID: UUID, provider: String, scopes: [String], ciphertext: ByteBuffer, keyID: String,
+                       keyVersion: Int) -> PostgresQuery {
+        """
+        INSERT INTO connectors (id, user_id, provider, scopes, refresh_token_ciphertext, token_key_id, token_version,
+                                token_rotated_at, status, created_at)
+        VALUES (\(id), \(userID), \(provider), \(scopes), \(ciphertext), \(keyID), \(Int32(keyVersion)), now(), 'ACTIVE', now())
+        """
+    }
+
+    static func secret(id: UUID) -> PostgresQuery {
+        """
+        SELECT user_id, status, token_key_id, token_version, refresh_token_ciphertext FROM connectors WHERE id = \(id)
+        """
+    }
+
+    static func setStatus(id: UUID, status: String) -> PostgresQuery {
+        """
+        UPDATE connectors SET status = \(status),
+               revoked_at = CASE WHEN \(status) = 'REVOKED' THEN coalesce(revoked_at, now()) ELSE revoked_at END
+        WHERE id = \(id)
+        """
+    }
+
+    static func rewrapped(id: UUID, fromVersion: Int, toVersion: Int, ciphertext: ByteBuffer) -> PostgresQuery {
+        """
+        UPDATE connectors SET refresh_token_ciphertext = \(ciphertext), token_version = \(Int32(toVersion)), token_rotated_at = now()
+        WHERE id = \(id) AND token_version = \(Int32(fromVersion))
+        RETURNING id
+        """
+    }
+
+    static func needingRewrap(keyID: String, activeVersion: Int, limit: Int) -> PostgresQuery {
+        """
+        SELECT id FROM connectors
+        WHERE token_key_id = \(keyID) AND token_version <> \(Int32(activeVersion)) AND status <> 'REVOKED'
+        ORDER BY token_rotated_at LIMIT \(limit)
+        """
+    }
+
+    static func audit(userID: UUID, type: String, connector: String?, result: String, metadata: String) -> PostgresQuery {
+        """
+        INSERT INTO audit_events (id, user_id, event_type, connector, result, redacted_metadata, created_at)
+        VALUES (\(UUID()), \(userID), \(type), \(connector), \(result), \(metadata)::jsonb, now())
+        """
+    }
+}

@@ -1,0 +1,57 @@
+import AlfredCore
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// `ConnectorStore` on PostgreSQL, used by the broker with its own role (`alfred_broker`).
+public struct PostgresConnectorStore: ConnectorStore {
+    let client: PostgresClient
+    let logger: Logger
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    public func insert(_ c: NewConnector) async throws {
+        _ = try await client.query(ConnectorSQL.insert(
+            id: c.id, userID: c.userID, provider: c.provider, scopes: c.scopes, ciphertext: ByteBuffer(bytes: c.ciphertext),
+            keyID: c.keyID, keyVersion: c.keyVersion), logger: logger).collect()
+    }
+
+    public func secret(_ id: UUID) async throws -> ConnectorSecret? {
+        let rows = try await client.query(ConnectorSQL.secret(id: id), logger: logger)
+        for try await (user, status, keyID, version, ciphertext) in rows.decode((UUID, String, String, Int32, ByteBuffer).self) {
+            return ConnectorSecret(id: id, userID: user, status: ConnectorStatus(rawValue: status) ?? .revoked, keyID: keyID,
+                                   keyVersion: Int(version), ciphertext: Array(buffer: ciphertext))
+        }
+        return nil
+    }
+
+    public func setStatus(_ id: UUID, _ status: ConnectorStatus) async throws {
+        _ = try await client.query(ConnectorSQL.setStatus(id: id, status: status.rawValue), logger: logger).collect()
+    }
+
+    public func rewrapped(_ id: UUID, fromVersion: Int, toVersion: Int, ciphertext: [UInt8]) async throws -> Bool {
+        let rows = try await client.query(ConnectorSQL.rewrapped(
+            id: id, fromVersion: fromVersion, toVersion: toVersion, ciphertext: ByteBuffer(bytes: ciphertext)), logger: logger)
+        for try await _ in rows.decode(UUID.self) { return true }
+        return false
+    }
+
+    public func needingRewrap(keyID: String, activeVersion: Int, limit: Int) async throws -> [UUID] {
+        var ids: [UUID] = []
+        for try await id in try await client.query(
+            ConnectorSQL.needingRewrap(keyID: keyID, activeVersion: activeVersion, limit: limit), logger: logger
+        ).decode(UUID.self) { ids.append(id) }
+        return ids
+    }
+
+    public func audit(_ event: AuditEvent) async throws {
+        let metadata = String(decoding: try JSONSerialization.data(withJSONObject: event.metadata, options: [.sortedKeys]), as: UTF8.self)
+        _ = try await client.query(ConnectorSQL.audit(
+            userID: event.userID, type: event.type, connector: event.connector, result: event.result, metadata: metadata),
+            logger: logger).collect()
+    }
+}

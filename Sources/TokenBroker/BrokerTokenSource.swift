@@ -1,0 +1,21 @@
+import AlfredCore
+import Foundation
+
+/// How workers get Google access tokens: from the broker over its Unix socket. A worker never sees
+/// a refresh token, and has no way to ask for one.
+public struct BrokerTokenSource: TokenSource {
+    let client: BrokerClient
+
+    public init(client: BrokerClient) { self.client = client }
+
+    public func accessToken(for connector: UUID) async throws -> AccessToken {
+        let token = try await client.accessToken(connectorID: connector.uuidString.lowercased())
+        return AccessToken(token: token.token, expiresAt: token.expiresAt)
+    }
+}
+
+extension BrokerError {
+    /// What a job should do about this error: retry later (the broker is down, Google is busy),
+    /// or give up because only the user can fix it (re-consent) or nothing can.
+    public var isRetryable: Bool { retryable }
+}

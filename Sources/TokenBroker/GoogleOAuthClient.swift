@@ -1,0 +1,156 @@
+import AlfredCore
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Google's OAuth endpoints as the broker calls them (only the broker does: Boundary D). Base URLs
+/// come from configuration, so the local stand-in and the real Google are a config change apart.
+public struct GoogleOAuthClient: Sendable {
+    public struct Configuration: Sendable {
+        public var tokenURL: String
+        public var revokeURL: String
+        public var clientID: String
+        public var clientSecret: Redacted<String>
+        /// Attempts per call for 429, 5xx and network errors (full-jitter backoff, Retry-After honoured).
+        public var attempts = 3
+        public var backoffBase: Duration = .milliseconds(200)
+        /// A Retry-After longer than this is not waited out here: the caller (a job) retries later.
+        public var maxRetryAfter: Duration = .seconds(5)
+        public var timeout: Duration = .seconds(10)
+
+        public init(tokenURL: String, revokeURL: String, clientID: String, clientSecret: Redacted<String>) {
+            self.tokenURL = tokenURL
+            self.revokeURL = revokeURL
+            self.clientID = clientID
+            self.clientSecret = clientSecret
+        }
+    }
+
+    /// A token response. Secrets stay `Redacted`.
+    public struct Grant: Sendable {
+        public let accessToken: Redacted<String>
+        public let expiresIn: Duration
+        public let refreshToken: Redacted<String>?
+        public let scopes: [String]
+    }
+
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        /// `invalid_grant`: the refresh token or code is dead; the user must connect again.
+        case invalidGrant
+        /// `invalid_client` / `unauthorized_client`: our configuration is wrong; retrying will not help.
+        case rejected(status: Int, error: String)
+        /// 429, 5xx or network trouble that outlived our attempts; try again later.
+        case unavailable(String)
+
+        public var description: String {
+            switch self {
+            case .invalidGrant: "Google answered invalid_grant"
+            case .rejected(let status, let error): "Google rejected the request: HTTP \(status) \(error)"
+            case .unavailable(let detail): "Google's token endpoint is unavailable: \(detail)"
+            }
+        }
+    }
+
+    let configuration: Configuration
+    let http: HTTPClient
+    let logger: Logger
+
+    public init(configuration: Configuration, http: HTTPClient, logger: Logger) {
+        self.configuration = configuration
+        self.http = http
+        self.logger = logger
+    }
+
+    /// Connect: exchange an authorization code (with its PKCE verifier) for tokens.
+    public func exchange(code: Redacted<String>, verifier: Redacted<String>, redirectURI: String) async throws -> Grant {
+        try await grant([
+            ("grant_type", "authorization_code"), ("code", code.unsafeValue), ("code_verifier", verifier.unsafeValue),
+            ("redirect_uri", redirectURI), ("client_id", configuration.clientID),
+            ("client_secret", configuration.clientSecret.unsafeValue),
+        ])
+    }
+
+    public func refresh(_ refreshToken: Redacted<String>) async throws -> Grant {
+        try await grant([
+            ("grant_type", "refresh_token"), ("refresh_token", refreshToken.unsafeValue),
+            ("client_id", configuration.clientID), ("client_secret", configuration.clientSecret.unsafeValue),
+        ])
+    }
+
+    /// Revokes a refresh token (and what was minted from it). An already dead token counts as revoked.
+    public func revoke(_ token: Redacted<String>) async throws {
+        let (status, body) = try await post(configuration.revokeURL, [("token", token.unsafeValue)])
+        if status == 200 { return }
+        if status == 400, Self.errorCode(body) == "invalid_token" || Self.errorCode(body) == "invalid_grant" { return }
+        throw Failure.rejected(status: status, error: Self.errorCode(body) ?? "unknown")
+    }
+
+    private func grant(_ form: [(String, String)]) async throws -> Grant {
+        let (status, body) = try await post(configuration.tokenURL, form)
+        guard status == 200 else {
+            let code = Self.errorCode(body) ?? "unknown"
+            if code == "invalid_grant" { throw Failure.invalidGrant }
+            throw Failure.rejected(status: status, error: code)
+        }
+        struct Response: Decodable {
+            let access_token: String
+            let expires_in: Int?
+            let refresh_token: String?
+            let scope: String?
+        }
+        guard let response = try? JSONDecoder().decode(Response.self, from: Data(body)) else {
+            throw Failure.unavailable("token response is not the expected JSON")
+        }
+        return Grant(accessToken: Redacted(response.access_token), expiresIn: .seconds(response.expires_in ?? 3599),
+                     refreshToken: response.refresh_token.map(Redacted.init),
+                     scopes: (response.scope ?? "").split(separator: " ").map(String.init))
+    }
+
+    /// POSTs a form, retrying 429, 5xx and network errors with full-jitter backoff. Other statuses
+    /// return to the caller.
+    private func post(_ url: String, _ form: [(String, String)]) async throws -> (Int, [UInt8]) {
+        var lastProblem = "no attempt made"
+        for attempt in 1...max(1, configuration.attempts) {
+            var retryAfter: Duration?
+            do {
+                var request = HTTPClientRequest(url: url)
+                request.method = .POST
+                request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+                request.headers.add(name: "Accept", value: "application/json")
+                request.body = .bytes(ByteBuffer(string: Self.formEncode(form)))
+                let response = try await http.execute(request, timeout: .init(configuration.timeout))
+                let body = try await response.body.collect(upTo: 256 * 1024)
+                let status = Int(response.status.code)
+                guard status == 429 || status >= 500 else { return (status, Array(buffer: body)) }
+                lastProblem = "HTTP \(status)"
+                retryAfter = response.headers.first(name: "Retry-After").flatMap(Int.init).map { .seconds($0) }
+            } catch {
+                lastProblem = "network error (\(type(of: error)))"
+            }
+            if let retryAfter, retryAfter > configuration.maxRetryAfter {
+                throw Failure.unavailable("\(lastProblem), Retry-After \(retryAfter) is longer than we wait")
+            }
+            guard attempt < configuration.attempts else { break }
+            let ceiling = configuration.backoffBase.seconds * Double(1 << (attempt - 1))
+            let delay = max(Double.random(in: 0...ceiling), retryAfter?.seconds ?? 0)
+            logger.info("Google token endpoint failed; retrying",
+                        metadata: ["alfred.problem": "\(lastProblem)", "alfred.attempt": "\(attempt)"])
+            try await Task.sleep(for: .seconds(delay))
+        }
+        throw Failure.unavailable(lastProblem)
+    }
+
+    static func errorCode(_ body: [UInt8]) -> String? {
+        (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])?["error"] as? String
+    }
+
+    static func formEncode(_ pairs: [(String, String)]) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return pairs.map { key, value in
+            "\(key)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
+        }.joined(separator: "&")
+    }
+}

@@ -1,0 +1,213 @@
+import AlfredCore
+import Crypto
+import Foundation
+import KeyService
+import Logging
+import Metrics
+
+/// The broker's token logic: the only code that ever holds a refresh token in plaintext, and only
+/// in memory, briefly. Data keys come from the key service, encrypted to this process's ephemeral
+/// key, and only after the key service has verified this process's attestation evidence.
+public struct GoogleTokenBroker: BrokerRequestHandler {
+    public struct Configuration: Sendable {
+        /// The key-encryption key new connectors are wrapped under (`connectors.token_key_id`).
+        public var keyID = "kek-main"
+        public init() {}
+    }
+
+    let configuration: Configuration
+    let connectors: any ConnectorStore
+    let keys: any DataKeyProvider
+    let google: GoogleOAuthClient
+    let evidence: any AttestationSource
+    let cache: AccessTokenCache
+    let logger: Logger
+
+    public init(configuration: Configuration = .init(), connectors: any ConnectorStore, keys: any DataKeyProvider,
+                google: GoogleOAuthClient, evidence: any AttestationSource, logger: Logger) {
+        self.configuration = configuration
+        self.connectors = connectors
+        self.keys = keys
+        self.google = google
+        self.evidence = evidence
+        self.cache = AccessTokenCache()
+        self.logger = logger
+    }
+
+    // MARK: connect
+
+    public func exchangeCode(_ exchange: CodeExchange, context: BrokerRequestContext) async throws -> ConnectedConnector {
+        guard let userID = UUID(uuidString: exchange.userID) else { throw BrokerError.badRequest("user_id must be a UUID") }
+        let grant: GoogleOAuthClient.Grant
+        do {
+            grant = try await google.exchange(code: exchange.code, verifier: exchange.codeVerifier, redirectURI: exchange.redirectURI)
+        } catch {
+            try await audit(userID, "CONNECT", error: error)
+            throw Self.brokerError(error)
+        }
+        guard let refreshToken = grant.refreshToken else {
+            throw BrokerError.badRequest("Google returned no refresh token: the consent must ask for access_type=offline and prompt=consent")
+        }
+        let connectorID = UUID()
+        let generated = try await withEvidence { evidence in
+            try await keys.generateDataKey(keyID: configuration.keyID, connectorID: connectorID, userID: userID, attestation: evidence)
+        }
+        let tokenContext = TokenContext(connectorID: connectorID, userID: userID, keyID: configuration.keyID,
+                                        keyVersion: generated.keyVersion)
+        let dataKey = try RecipientCipher.open(generated.ciphertextForRecipient, with: self.evidence.recipientKey)
+        let envelope = try TokenEnvelope.seal(Array(refreshToken.unsafeValue.utf8), context: tokenContext, dataKey: dataKey,
+                                              wrappedDataKey: generated.wrapped)
+        try await connectors.insert(NewConnector(id: connectorID, userID: userID, scopes: grant.scopes, keyID: configuration.keyID,
+                                                 keyVersion: generated.keyVersion, ciphertext: envelope))
+        await cache.store(AccessToken(token: grant.accessToken, expiresAt: Date().addingTimeInterval(grant.expiresIn.seconds)), for: connectorID)
+        try await connectors.audit(AuditEvent(userID: userID, type: "CONNECT", result: "SUCCESS", metadata: ["scopes": "\(grant.scopes.count)"]))
+        context.logger.info("connector created", metadata: ["alfred.connector": "\(connectorID.uuidString.lowercased())"])
+        return ConnectedConnector(connectorID: connectorID.uuidString.lowercased(), scopes: grant.scopes)
+    }
+
+    // MARK: access tokens
+
+    public func accessToken(connectorID: String, context: BrokerRequestContext) async throws -> BrokerAccessToken {
+        guard let id = UUID(uuidString: connectorID) else { throw BrokerError.badRequest("connector_id must be a UUID") }
+        let token = try await cache.token(for: id) { try await refresh(id) }
+        return BrokerAccessToken(token: token.token, expiresAt: token.expiresAt)
+    }
+
+    private func refresh(_ id: UUID) async throws -> AccessToken {
+        let (secret, refreshToken) = try await decrypt(id)
+        do {
+            let grant = try await google.refresh(refreshToken)
+            Self.refreshes.result("success").increment()
+            try await connectors.audit(AuditEvent(userID: secret.userID, type: "TOKEN_REFRESH", result: "SUCCESS"))
+            return AccessToken(token: grant.accessToken, expiresAt: Date().addingTimeInterval(grant.expiresIn.seconds))
+        } catch GoogleOAuthClient.Failure.invalidGrant {
+            Self.refreshes.result("invalid_grant").increment()
+            try await connectors.setStatus(id, .needsReconsent)
+            try await connectors.audit(AuditEvent(userID: secret.userID, type: "TOKEN_REFRESH", result: "FAILURE",
+                                                  metadata: ["reason": "invalid_grant"]))
+            throw BrokerError.needsReconsent("Google refused the refresh token (invalid_grant); the user must connect Google again")
+        } catch {
+            Self.refreshes.result("unavailable").increment()
+            try? await connectors.audit(AuditEvent(userID: secret.userID, type: "TOKEN_REFRESH", result: "FAILURE",
+                                                   metadata: ["reason": "upstream_unavailable"]))
+            throw Self.brokerError(error)
+        }
+    }
+
+    // MARK: revoke
+
+    public func revoke(connectorID: String, context: BrokerRequestContext) async throws {
+        guard let id = UUID(uuidString: connectorID) else { throw BrokerError.badRequest("connector_id must be a UUID") }
+        await cache.forget(id)
+        guard let existing = try await connectors.secret(id) else { throw BrokerError.notFound("no connector \(connectorID)") }
+        if existing.status == .revoked { return }
+        let (secret, refreshToken) = try await decrypt(id, allowInactive: true)
+        do {
+            try await google.revoke(refreshToken)
+        } catch {
+            try await audit(secret.userID, "REVOKE", error: error)
+            throw Self.brokerError(error)
+        }
+        try await connectors.setStatus(id, .revoked)
+        try await connectors.audit(AuditEvent(userID: secret.userID, type: "REVOKE", result: "SUCCESS"))
+    }
+
+    // MARK: key rotation
+
+    /// Moves one connector's data key to the active key version (the key service does the work; the
+    /// token ciphertext is untouched). Returns false if there was nothing to do.
+    public func rewrap(_ id: UUID) async throws -> Bool {
+        guard let secret = try await connectors.secret(id), secret.status != .revoked else { return false }
+        let context = TokenContext(connectorID: id, userID: secret.userID, keyID: secret.keyID, keyVersion: secret.keyVersion)
+        let wrapped = try TokenEnvelope.wrappedDataKey(in: secret.ciphertext.unsafeValue)
+        let (rewrapped, version) = try await withEvidence { try await keys.rewrap(wrapped: wrapped, context: context, attestation: $0) }
+        guard version != secret.keyVersion else { return false }
+        let envelope = try TokenEnvelope.replacingWrappedDataKey(in: secret.ciphertext.unsafeValue, with: rewrapped)
+        return try await connectors.rewrapped(id, fromVersion: secret.keyVersion, toVersion: version, ciphertext: envelope)
+    }
+
+    // MARK: internals
+
+    /// Reads the connector's ciphertext, gets its data key through attestation, and decrypts.
+    private func decrypt(_ id: UUID, allowInactive: Bool = false) async throws -> (ConnectorSecret, Redacted<String>) {
+        guard let secret = try await connectors.secret(id) else { throw BrokerError.notFound("no connector \(id.uuidString.lowercased())") }
+        switch secret.status {
+        case .active: break
+        case .needsReconsent where !allowInactive:
+            throw BrokerError.needsReconsent("the connector needs the user to connect Google again")
+        case .revoked where !allowInactive:
+            throw BrokerError.notFound("the connector was revoked")
+        default: break
+        }
+        let context = TokenContext(connectorID: id, userID: secret.userID, keyID: secret.keyID, keyVersion: secret.keyVersion)
+        let wrapped = try TokenEnvelope.wrappedDataKey(in: secret.ciphertext.unsafeValue)
+        let sealed = try await withEvidence { try await keys.decrypt(wrapped: wrapped, context: context, attestation: $0) }
+        let dataKey = try RecipientCipher.open(sealed, with: evidence.recipientKey)
+        let plaintext = try TokenEnvelope.open(secret.ciphertext.unsafeValue, context: context, dataKey: dataKey)
+        return (secret, Redacted(String(decoding: plaintext, as: UTF8.self)))
+    }
+
+    /// Fresh evidence (with a fresh nonce) for one key-service call; a denial becomes `denied`.
+    private func withEvidence<T: Sendable>(_ body: ([UInt8]) async throws -> T) async throws -> T {
+        do {
+            let nonce = try await keys.nonce()
+            return try await body(try evidence.evidence(nonce: nonce))
+        } catch let denied as KeyServiceDenied {
+            Self.denials.reason(denied.reason).increment()
+            logger.error("key service denied this broker", metadata: ["alfred.reason": "\(denied.reason)"])
+            throw BrokerError.denied("the key service refused this broker's attestation (\(denied.reason))")
+        }
+    }
+
+    private func audit(_ userID: UUID, _ type: String, error: any Error) async throws {
+        let reason = if case GoogleOAuthClient.Failure.invalidGrant = error { "invalid_grant" } else { "upstream_unavailable" }
+        try await connectors.audit(AuditEvent(userID: userID, type: type, result: "FAILURE", metadata: ["reason": reason]))
+    }
+
+    static func brokerError(_ error: any Error) -> BrokerError {
+        switch error {
+        case let error as BrokerError: error
+        case GoogleOAuthClient.Failure.invalidGrant:
+            .needsReconsent("Google answered invalid_grant; the user must connect Google again")
+        case GoogleOAuthClient.Failure.unavailable(let detail): .upstreamUnavailable("Google is unavailable: \(detail)")
+        case GoogleOAuthClient.Failure.rejected(let status, let code):
+            .internal("Google rejected the broker's request (HTTP \(status) \(code)); check the OAuth client configuration")
+        default: .internal("unexpected \(type(of: error))")
+        }
+    }
+
+    static let refreshes = LabelledCounter(MetricName.oauthRefreshes, label: "result")
+    static let denials = LabelledCounter(MetricName.brokerKeyDenials, label: "reason")
+}
+
+/// Attestation evidence for this process, carrying `recipientKey`'s public half.
+public protocol AttestationSource: Sendable {
+    var recipientKey: P384.KeyAgreement.PrivateKey { get }
+    func evidence(nonce: [UInt8]) throws -> [UInt8]
+}
+
+/// Evidence from Alfred's local attestation provider (see `LocalAttestation` for what it does and
+/// does not protect against). A Nitro enclave would ask its NSM device instead.
+public struct LocalAttestationSource: AttestationSource {
+    public let recipientKey = P384.KeyAgreement.PrivateKey()
+    let authority: LocalAttestation.Authority
+    let executable: URL
+
+    public init(authority: LocalAttestation.Authority, executable: URL = LocalAttestation.currentExecutable) {
+        self.authority = authority
+        self.executable = executable
+    }
+
+    public func evidence(nonce: [UInt8]) throws -> [UInt8] {
+        try authority.attest(executable: executable, publicKey: Array(recipientKey.publicKey.derRepresentation), nonce: nonce)
+    }
+}
+
+/// Counters with one label from a small fixed set, created once per value.
+struct LabelledCounter: Sendable {
+    let name: String
+    let label: String
+    init(_ name: String, label: String) { self.name = name; self.label = label }
+    func result(_ value: String) -> Counter { Counter(label: name, dimensions: [(label, value)]) }
+    func reason(_ value: String) -> Counter { Counter(label: name, dimensions: [(label, value)]) }
+}
