@@ -18,6 +18,8 @@ public enum MetricName {
 
     public static let oauthRefreshes = "alfred_oauth_refresh_total"
     public static let brokerKeyDenials = "alfred_broker_key_denials_total"
+    public static let keyServiceDecisions = "alfred_key_service_decisions_total"
+    public static let keyServiceAuditFailures = "alfred_key_service_audit_failures_total"
 
     /// Label value used for kinds that have no handler here, so a stray kind string cannot grow the label set.
     public static let unknownKind = "unknown"

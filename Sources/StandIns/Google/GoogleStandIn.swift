@@ -136,6 +136,9 @@ public final class GoogleStandIn: Service, Sendable {
     }
 
     /// What the test user does on the consent screen from now on.
+    /// Refresh tokens issued to a user (test canaries: they must appear nowhere but inside the broker).
+    public func issuedRefreshTokens(subject: String) -> [String] { ledger.withLock { $0.refreshTokens(subject: subject) } }
+
     public func setConsent(_ decision: ConsentDecision) {
         ledger.withLock { $0.configuration.oauth.consent = decision }
     }

@@ -90,6 +90,12 @@ struct OAuthLedger: Sendable {
     var configuration: GoogleStandIn.Configuration
     private var codes: [String: AuthorizationCode] = [:]
     private var grants: [Int: Grant] = [:]
+
+    /// Every refresh token issued to `subject`, for tests that plant them as canaries and then
+    /// search for them where they must never appear.
+    func refreshTokens(subject: String) -> [String] {
+        grants.values.filter { $0.subject == subject }.sorted { $0.id < $1.id }.compactMap(\.refreshToken)
+    }
     private var grantByRefreshToken: [String: Int] = [:]
     private var accessTokens: [String: AccessToken] = [:]
     /// Scopes each user has consented to per client; absent means the next consent is a first one.

@@ -1,0 +1,64 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Files only their owner may read. They are created with mode 0600 by `open(2)` itself, so there is
+/// no moment in which a secret sits in a file with the umask's wider mode (as there would be with a
+/// write followed by a chmod).
+enum PrivateFile {
+    /// Creates `url`, failing if it exists.
+    static func create(_ url: URL, contents: Data) throws(KeyConfigurationError) {
+        try store(contents, to: url.path, flags: O_CREAT | O_EXCL)
+    }
+
+    /// Replaces `url` atomically (temporary file, fsync, rename), so a reader sees the old or the
+    /// new contents and never half a file.
+    static func replace(_ url: URL, contents: Data) throws(KeyConfigurationError) {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        try store(contents, to: temporary.path, flags: O_CREAT | O_EXCL)
+        guard rename(temporary.path, url.path) == 0 else {
+            let code = errno
+            unlink(temporary.path)
+            throw KeyConfigurationError("cannot replace \(url.path): \(String(cString: strerror(code)))")
+        }
+    }
+
+    /// Creates a directory with mode 0700 (the mode is set explicitly, whatever the umask).
+    static func createDirectory(_ url: URL) throws(KeyConfigurationError) {
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw KeyConfigurationError("cannot create directory \(url.path)")
+        }
+        guard chmod(url.path, 0o700) == 0 else {
+            throw KeyConfigurationError("cannot make \(url.path) private: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    private static func store(_ contents: Data, to path: String, flags: Int32) throws(KeyConfigurationError) {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC | flags, 0o600)
+        guard descriptor >= 0 else {
+            throw KeyConfigurationError("cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        let failure: Int32? = contents.withUnsafeBytes { buffer -> Int32? in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return fsync(descriptor) == 0 ? nil : errno
+        }
+        if let failure {
+            unlink(path)
+            throw KeyConfigurationError("cannot write \(path): \(String(cString: strerror(failure)))")
+        }
+    }
+}
