@@ -1,0 +1,203 @@
+import AlfredCore
+import AlfredTesting
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import KeyService
+import Logging
+import NIOCore
+import PostgresNIO
+import ServiceLifecycle
+import StandIns
+import Store
+import Synchronization
+@testable import TokenBroker
+
+/// Everything the broker talks to, for real: a Postgres database (the broker connects as its own
+/// role), the key service on a Unix socket, and the Google stand-in on loopback; plus the broker
+/// itself on its socket, reached through `BrokerClient` as workers reach it.
+struct BrokerWorld: Sendable {
+    static let clientID = "alfred-broker-test.apps.googleusercontent.com"
+    static let clientSecret = "GOCSPX-broker-test-secret"
+    static let redirectURI = "http://127.0.0.1:9/oauth/google/callback"
+    static let subject = "100000000000000000042"
+    static let calendar = "https://www.googleapis.com/auth/calendar.readonly"
+
+    let folder: URL
+    let ownerURL: DatabaseURL
+    let brokerURL: DatabaseURL
+    let keys: KeyDirectory
+    let authority: LocalAttestation.Authority
+    let executable: URL
+    let userID = UUID()
+    let logs = LogCapture()
+
+    var keySocket: String { folder.appendingPathComponent("ks.sock").path }
+    var brokerSocket: String { folder.appendingPathComponent("broker.sock").path }
+
+    static func make(allowExecutable: Bool = true) async throws -> BrokerWorld {
+        let folder = URL(fileURLWithPath: "/tmp/alfred-bw-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let executable = folder.appendingPathComponent("broker-binary")
+        try Data("pretend broker binary \(UUID())".utf8).write(to: executable)
+        let authority = try LocalAttestation.Authority.create()
+        let measured = allowExecutable ? executable : folder.appendingPathComponent("some-other-binary")
+        if !allowExecutable { try Data("another binary".utf8).write(to: measured) }
+        let keys = try KeyDirectory.initialize(at: folder.appendingPathComponent("keys"), brokerExecutable: measured,
+                                               authority: authority).directory
+        let owner = try await TestDatabase.fresh()
+        var broker = owner
+        broker.username = "alfred_broker"
+        let world = BrokerWorld(folder: folder, ownerURL: owner, brokerURL: broker, keys: keys, authority: authority,
+                                executable: executable)
+        try await TestDatabase.withClient(owner) { client in
+            _ = try await client.query("INSERT INTO users (id) VALUES (\(world.userID))", logger: TestDatabase.quietLogger).collect()
+        }
+        return world
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: folder) }
+
+    static func googleConfiguration() -> GoogleStandIn.Configuration {
+        GoogleStandIn.Configuration(
+            clients: [.init(id: clientID, secret: clientSecret, redirectURIs: [redirectURI])],
+            users: [.init(subject: subject, email: "ada@example.com")])
+    }
+
+    /// A running world: stand-in, key service, database pool and broker; `body` gets a client of the
+    /// broker socket and handles to the parts. Everything stops when `body` returns.
+    func run<T: Sendable>(_ body: @Sendable (Running) async throws -> T) async throws -> T {
+        let logger = logs.logger("broker")
+        let google = GoogleStandIn(configuration: Self.googleConfiguration(), logger: Logger(label: "google", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let keyListening = AsyncStream<Void>.makeStream()
+        let keyServer = try KeyServer(configuration: .init(socketPath: keySocket, directory: keys), logger: logs.logger("keys"),
+                                      onListening: { keyListening.continuation.yield() })
+        let pool = PostgresClient(configuration: brokerURL.clientConfiguration(maxConnections: 4), backgroundLogger: TestDatabase.quietLogger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await google.run() }
+            group.addTask { try await keyServer.run() }
+            group.addTask { await pool.run() }
+            defer { group.cancelAll() }
+            for await _ in keyListening.stream { break }
+            let endpoints = try await google.endpoints()
+            let running = Running(world: self, google: google, pool: pool, endpoints: endpoints, logger: logger)
+            let brokerListening = AsyncStream<Void>.makeStream()
+            let server = BrokerServer(configuration: .init(socketPath: brokerSocket), handler: running.makeHandler(),
+                                      logger: logger, onListening: { brokerListening.continuation.yield() })
+            group.addTask { try await server.run() }
+            for await _ in brokerListening.stream { break }
+            let client = BrokerClient(configuration: .init(socketPath: brokerSocket))
+            defer { Task { await client.close() } }
+            return try await body(running.with(client: client))
+        }
+    }
+
+    struct Running: Sendable {
+        let world: BrokerWorld
+        let google: GoogleStandIn
+        let pool: PostgresClient
+        let endpoints: OAuthEndpoints
+        let logger: Logger
+        var client: BrokerClient?
+
+        func with(client: BrokerClient) -> Running {
+            var copy = self
+            copy.client = client
+            return copy
+        }
+
+        var broker: BrokerClient { client! }
+
+        /// A handler with an empty access-token cache, as a restarted broker has.
+        func makeHandler() -> GoogleTokenBroker {
+            let oauth = GoogleOAuthClient(
+                configuration: .init(tokenURL: endpoints.tokenURL, revokeURL: endpoints.revokeURL, clientID: BrokerWorld.clientID,
+                                     clientSecret: Redacted(BrokerWorld.clientSecret)),
+                http: HTTPClient.shared, logger: logger)
+            return GoogleTokenBroker(
+                connectors: PostgresConnectorStore(client: pool, logger: logger),
+                keys: KeyServiceClient(socketPath: world.keySocket),
+                google: oauth,
+                evidence: LocalAttestationSource(authority: world.authority, executable: world.executable),
+                logger: logger)
+        }
+
+        /// What the app does at connect time: the user consents in the browser, Google redirects back
+        /// with a code, and the app hands code and PKCE verifier to the backend.
+        func consentCode() async throws -> (code: String, verifier: String) {
+            let verifier = "verifier-" + UUID().uuidString + UUID().uuidString
+            let challenge = Data(SHA256.hash(data: Data(verifier.utf8))).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            var components = URLComponents(string: endpoints.authorizationURL)!
+            components.queryItems = [
+                .init(name: "client_id", value: BrokerWorld.clientID), .init(name: "redirect_uri", value: BrokerWorld.redirectURI),
+                .init(name: "response_type", value: "code"), .init(name: "scope", value: BrokerWorld.calendar),
+                .init(name: "access_type", value: "offline"), .init(name: "prompt", value: "consent"),
+                .init(name: "state", value: "s1"), .init(name: "code_challenge", value: challenge),
+                .init(name: "code_challenge_method", value: "S256"), .init(name: "login_hint", value: BrokerWorld.subject),
+            ]
+            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+            defer { Task { try? await http.shutdown() } }
+            let response = try await http.execute(HTTPClientRequest(url: components.url!.absoluteString), timeout: .seconds(5))
+            let location = response.headers.first(name: "Location") ?? ""
+            let code = URLComponents(string: location)?.queryItems?.first { $0.name == "code" }?.value ?? ""
+            return (code, verifier)
+        }
+
+        func connect() async throws -> UUID {
+            let (code, verifier) = try await consentCode()
+            let connected = try await broker.exchangeCode(CodeExchange(
+                userID: world.userID.uuidString, code: Redacted(code), codeVerifier: Redacted(verifier), redirectURI: BrokerWorld.redirectURI))
+            return UUID(uuidString: connected.connectorID)!
+        }
+
+        func refreshRequests() -> Int {
+            google.recordedRequests().filter { request in
+                request.path == OAuthEndpoints.tokenPath
+                    && (request.form ?? []).contains { $0.name == "grant_type" && $0.value == "refresh_token" }
+            }.count
+        }
+
+        func status(_ id: UUID) async throws -> String? {
+            try await TestDatabase.withClient(world.ownerURL) { owner in
+                for try await status in try await owner.query("SELECT status FROM connectors WHERE id = \(id)", logger: TestDatabase.quietLogger).decode(String.self) {
+                    return status
+                }
+                return nil
+            }
+        }
+    }
+}
+
+/// Collects every log line (message and metadata) of the loggers it makes.
+final class LogCapture: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func logger(_ label: String) -> Logger {
+        var logger = Logger(label: label) { _ in CapturingHandler(capture: self) }
+        logger.logLevel = .trace
+        return logger
+    }
+
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+
+    struct CapturingHandler: LogHandler {
+        let capture: LogCapture
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) {
+            let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+            capture.append("\(event.level) \(event.message) \(merged) \(event.error.map { String(describing: $0) } ?? "")")
+        }
+    }
+}
+
+extension PeerCredentials {
+    /// This test process, as an in-process caller of the handler.
+    static var current: PeerCredentials { PeerCredentials(uid: UInt32(getuid()), gid: UInt32(getgid()), pid: getpid()) }
+}

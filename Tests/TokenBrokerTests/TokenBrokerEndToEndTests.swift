@@ -1,0 +1,168 @@
+import AlfredCore
+import AlfredTesting
+import Foundation
+import KeyService
+import PostgresNIO
+import StandIns
+import Store
+import Testing
+@testable import TokenBroker
+
+/// The broker against real Postgres, the real key service and the Google stand-in, over its socket.
+@Suite struct TokenBrokerEndToEndTests {
+    @Test func connectThenRefreshThroughAttestation() async throws {
+        let world = try await BrokerWorld.make()
+        defer { world.remove() }
+        try await world.run { running in
+            let id = try await running.connect()
+            #expect(try await running.status(id) == "ACTIVE")
+            let first = try await running.broker.accessToken(connectorID: id.uuidString)
+            #expect(running.refreshRequests() == 0, "the access token from the code exchange is cached")
+            #expect(try running.google.validateAccessToken(first.token.unsafeValue).subject == BrokerWorld.subject)
+
+            // A restarted broker (empty cache) must decrypt the stored token and refresh at Google.
+            let cold = running.makeHandler()
+            let context = BrokerRequestContext(requestID: "t", operation: .accessToken, peer: .current, logger: running.logger)
+            let refreshed = try await cold.accessToken(connectorID: id.uuidString, context: context)
+            #expect(running.refreshRequests() == 1)
+            #expect(try running.google.validateAccessToken(refreshed.token.unsafeValue).subject == BrokerWorld.subject)
+            #expect(refreshed.expiresAt > Date().addingTimeInterval(3000))
+        }
+    }
+
+    @Test func aHundredConcurrentRequestsForOneConnectorCauseOneRefresh() async throws {
+        let world = try await BrokerWorld.make()
+        defer { world.remove() }
+        try await world.run { running in
+            let id = try await running.connect()
+            let cold = running.makeHandler()
+            let context = BrokerRequestContext(requestID: "t", operation: .accessToken, peer: .current, logger: running.logger)
+            let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<100 {
+                    group.addTask { try await cold.accessToken(connectorID: id.uuidString, context: context).token.unsafeValue }
+                }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(tokens.count == 1, "everyone got the same token")
+            #expect(running.refreshRequests() == 1, "single flight: one refresh at Google")
+        }
+    }
+
+    @Test func invalidGrantMarksTheConnectorForReconsentWithoutARetryStorm() async throws {
+        let world = try await BrokerWorld.make()
+        defer { world.remove() }
+        try await world.run { running in
+            let id = try await running.connect()
+            for token in running.google.issuedRefreshTokens(subject: BrokerWorld.subject) {
+                _ = running.google.revokeRefreshToken(token)  // the user removed Alfred in their Google account
+            }
+            let cold = running.makeHandler()
+            let context = BrokerRequestContext(requestID: "t", operation: .accessToken, peer: .current, logger: running.logger)
+            await #expect(throws: BrokerError.self) { _ = try await cold.accessToken(connectorID: id.uuidString, context: context) }
+            do {
+                _ = try await cold.accessToken(connectorID: id.uuidString, context: context)
+            } catch let error as BrokerError {
+                #expect(error.code == .needsReconsent)
+                #expect(!error.retryable)
+            }
+            #expect(try await running.status(id) == "NEEDS_RECONSENT")
+            #expect(running.refreshRequests() == 1, "one call to Google, then the stored status answers")
+        }
+    }
+
+    @Test func revokeCallsGoogleAndRetiresTheConnector() async throws {
+        let world = try await BrokerWorld.make()
+        defer { world.remove() }
+        try await world.run { running in
+            let id = try await running.connect()
+            try await running.broker.revoke(connectorID: id.uuidString)
+            #expect(running.google.recordedRequests().contains { $0.path == OAuthEndpoints.revokePath && $0.method == "POST" })
+            #expect(try await running.status(id) == "REVOKED")
+            do {
+                _ = try await running.broker.accessToken(connectorID: id.uuidString)
+                Issue.record("a revoked connector still produced a token")
+            } catch let error as BrokerError {
+                #expect(error.code == .notFound)
+            }
+            try await running.broker.revoke(connectorID: id.uuidString)  // idempotent
+        }
+    }
+
+    @Test func rotationRewrapsConnectorsAndTheyStillRefresh() async throws {
+        let world = try await BrokerWorld.make()
+        defer { world.remove() }
+        try await world.run { running in
+            let ids = [try await running.connect(), try await running.connect()]
+            let version = try world.keys.rotate(keyID: "kek-main")
+            #expect(version == 2)
+            let handler = running.makeHandler()
+            let store = PostgresConnectorStore(client: running.pool, logger: running.logger)
+            let stale = try await store.needingRewrap(keyID: "kek-main", activeVersion: version, limit: 10)
+            #expect(Set(stale) == Set(ids))
+            for id in stale { #expect(try await handler.rewrap(id)) }
+            #expect(try await store.needingRewrap(keyID: "kek-main", activeVersion: version, limit: 10).isEmpty)
+            for id in ids {
+                #expect(try await store.secret(id)?.keyVersion == 2)
+                let cold = running.makeHandler()
+                let context = BrokerRequestContext(requestID: "t", operation: .accessToken, peer: .current, logger: running.logger)
+                _ = try await cold.accessToken(connectorID: id.uuidString, context: context)
+            }
+            #expect(running.refreshRequests() == 2, "both connectors refreshed after rotation, no reconnect")
+        }
+    }
+
+    @Test func aBrokerWhoseBinaryIsNotAllowListedGetsNoKeys() async throws {
+        let world = try await BrokerWorld.make(allowExecutable: false)
+        defer { world.remove() }
+        try await world.run { running in
+            do {
+                _ = try await running.connect()
+                Issue.record("an unlisted broker binary connected")
+            } catch let error as BrokerError {
+                #expect(error.code == .denied)
+                #expect(error.message.contains("measurement_not_allowed"))
+            }
+        }
+    }
+
+    /// The refresh token planted by the connect flow appears nowhere outside the broker's memory:
+    /// not in any table (as text or inside any bytea), not in any log line, not in this process's
+    /// environment (the worker side of the socket).
+    @Test func theCanaryRefreshTokenNeverLeaks() async throws {
+        let world = try await BrokerWorld.make()
+        defer { world.remove() }
+        let canaries = try await world.run { running in
+            let id = try await running.connect()
+            _ = try await running.broker.accessToken(connectorID: id.uuidString)
+            let cold = running.makeHandler()
+            let context = BrokerRequestContext(requestID: "t", operation: .accessToken, peer: .current, logger: running.logger)
+            _ = try await cold.accessToken(connectorID: id.uuidString, context: context)
+            try await running.broker.revoke(connectorID: id.uuidString)
+            return running.google.issuedRefreshTokens(subject: BrokerWorld.subject)
+        }
+        #expect(!canaries.isEmpty)
+        let dump = try await TestDatabase.withClient(world.ownerURL) { owner in
+            var text = ""
+            var tables: [String] = []
+            for try await table in try await owner.query("""
+                SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'
+                """, logger: TestDatabase.quietLogger).decode(String.self) { tables.append(table) }
+            for table in tables {
+                // Every row as JSON: bytea columns appear as hex, so search both forms.
+                let rows = try await owner.query("SELECT row_to_json(t)::text FROM \(unescaped: "\"\(table)\"") t", logger: TestDatabase.quietLogger)
+                for try await row in rows.decode(String.self) { text += row + "\n" }
+            }
+            return text
+        }
+        let logs = world.logs.all.joined(separator: "\n")
+        let environment = ProcessInfo.processInfo.environment.map { "\($0)=\($1)" }.joined(separator: "\n")
+        #expect(dump.contains("connectors") || dump.contains("ACTIVE") || dump.contains("REVOKED"))
+        for canary in canaries {
+            let hex = Array(canary.utf8).map { String(format: "%02x", $0) }.joined()
+            #expect(!dump.contains(canary) && !dump.contains(hex), "refresh token found in the database")
+            #expect(!logs.contains(canary), "refresh token found in a log line")
+            #expect(!environment.contains(canary))
+        }
+        #expect(!logs.isEmpty, "the broker did log (so the search meant something)")
+    }
+}
