@@ -82,6 +82,7 @@ let package = Package(
         .executableTarget(name: "alfred", dependencies: [
             "AlfredCore", "Store", "JobQueue", "Telemetry", "AlfredTesting", "KeyService", "StandIns", "TokenBroker",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),

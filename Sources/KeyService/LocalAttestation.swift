@@ -72,6 +72,16 @@ public enum LocalAttestation {
             self.authorityKey = authorityKey
         }
 
+        /// Loads what the broker needs from the files `alfred keys init` wrote: the root and authority
+        /// certificates (PEM) and the authority's private key (PEM, readable by the broker's user only).
+        public init(rootPEMFile: URL, authorityPEMFile: URL, authorityKeyFile: URL) throws {
+            func der(_ url: URL) throws -> [UInt8] {
+                try PEMDocument(pemString: String(contentsOf: url, encoding: .utf8)).derBytes
+            }
+            try self.init(rootDER: der(rootPEMFile), authorityDER: der(authorityPEMFile),
+                          authorityKeyPEM: String(contentsOf: authorityKeyFile, encoding: .utf8))
+        }
+
         public var authorityKeyPEM: String { authorityKey.pemRepresentation }
         public var rootPEM: String { PEMDocument(type: "CERTIFICATE", derBytes: rootDER).pemString }
         public var authorityPEM: String { PEMDocument(type: "CERTIFICATE", derBytes: authorityDER).pemString }

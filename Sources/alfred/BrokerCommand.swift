@@ -1,0 +1,76 @@
+import AlfredCore
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import KeyService
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+import Store
+import TokenBroker
+
+/// `alfred broker`: the token broker process. It alone decrypts refresh tokens and calls Google's
+/// token endpoints; workers reach it on a 0600 Unix socket and get access tokens only.
+struct BrokerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "broker",
+        abstract: "Run the token broker on a Unix socket (its own database role: alfred_broker).")
+
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "Socket workers connect to (env: ALFRED_BROKER_SOCKET).") var socket: String?
+    @Option(help: "The key service's socket (env: ALFRED_KEY_SERVICE_SOCKET).") var keyService: String?
+    @Option(help: "Directory with attestation-root.pem, attestation-authority.pem and attestation-authority.key (env: ALFRED_ATTESTATION_DIR).")
+    var attestationDir: String?
+    @Option(help: "Google token endpoint (env: GOOGLE_TOKEN_URL).") var googleTokenURL: String?
+    @Option(help: "Google revoke endpoint (env: GOOGLE_REVOKE_URL).") var googleRevokeURL: String?
+    @Option(help: "OAuth client id (env: GOOGLE_CLIENT_ID). The secret comes only from GOOGLE_CLIENT_SECRET.") var googleClientID: String?
+    @Option(name: .customLong("allow-uid"), help: "OS user id allowed to call the broker (repeat; default: this process's).")
+    var allowedUIDs: [UInt32] = []
+
+    func run() async throws {
+        let logger = database.bootstrapLogging()
+        let env = ProcessInfo.processInfo.environment
+        func setting(_ flag: String?, _ key: String, _ fallback: String? = nil) throws -> String {
+            guard let value = flag ?? env[key] ?? fallback, !value.isEmpty else {
+                throw ValidationError("missing \(key): pass the flag or set the environment variable")
+            }
+            return value
+        }
+        let directory = URL(fileURLWithPath: try setting(attestationDir, "ALFRED_ATTESTATION_DIR"))
+        let keys = KeyDirectory(directory)
+        let authority: LocalAttestation.Authority
+        do {
+            authority = try LocalAttestation.Authority(rootPEMFile: keys.rootCertificate, authorityPEMFile: keys.authorityCertificate,
+                                                       authorityKeyFile: keys.authorityKey)
+        } catch {
+            throw ValidationError("cannot load the attestation authority from \(directory.path) (run `alfred keys init` first): \(error)")
+        }
+        let secret = try setting(nil, "GOOGLE_CLIENT_SECRET")
+        let oauth = GoogleOAuthClient.Configuration(
+            tokenURL: try setting(googleTokenURL, "GOOGLE_TOKEN_URL", "https://oauth2.googleapis.com/token"),
+            revokeURL: try setting(googleRevokeURL, "GOOGLE_REVOKE_URL", "https://oauth2.googleapis.com/revoke"),
+            clientID: try setting(googleClientID, "GOOGLE_CLIENT_ID"), clientSecret: Redacted(secret))
+        let socketPath = try setting(socket, "ALFRED_BROKER_SOCKET")
+        let keySocket = try setting(keyService, "ALFRED_KEY_SERVICE_SOCKET")
+
+        let url = try database.database()
+        var poolLogger = logger
+        poolLogger.logLevel = max(logger.logLevel, .warning)
+        let pool = PostgresClient(configuration: url.clientConfiguration(maxConnections: 8), backgroundLogger: poolLogger)
+        let handler = GoogleTokenBroker(
+            connectors: PostgresConnectorStore(client: pool, logger: logger),
+            keys: KeyServiceClient(socketPath: keySocket),
+            google: GoogleOAuthClient(configuration: oauth, http: HTTPClient.shared, logger: logger),
+            evidence: LocalAttestationSource(authority: authority),
+            logger: logger)
+        var configuration = BrokerServer<GoogleTokenBroker>.Configuration(socketPath: socketPath)
+        if !allowedUIDs.isEmpty { configuration.allowedUIDs = Set(allowedUIDs) }
+        let server = BrokerServer(configuration: configuration, handler: handler, logger: logger, onListening: {
+            logger.info("token broker listening", metadata: ["alfred.socket": "\(socketPath)"])
+        })
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: pool), .init(service: server)],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+}
