@@ -1,4 +1,5 @@
 import ArgumentParser
+@preconcurrency import Foundation
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -13,15 +14,25 @@ struct Alfred: AsyncParsableCommand {
     static func main() async {
         // Output for people and scripts is line-buffered even into a pipe, so nothing is lost on Ctrl-C.
         setvbuf(stdout, nil, _IOLBF, 0)
+        let command: any ParsableCommand
         do {
-            var command = try parseAsRoot()
+            command = try parseAsRoot()
+        } catch {
+            exit(withError: error)  // a parse error: the message and the relevant usage
+        }
+        do {
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {
+                var command = command
                 try command.run()
             }
+        } catch let code as ExitCode {
+            exit(withError: code)
         } catch {
-            exit(withError: error)
+            // A failure while running: the message says what to do; usage text would only hide it.
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            Foundation.exit(1)
         }
     }
 }
