@@ -166,3 +166,46 @@ import Testing
         #expect(!logs.isEmpty, "the broker did log (so the search meant something)")
     }
 }
+
+/// Transient trouble at Google's token endpoint: retried with backoff inside the broker, or handed
+/// back as retryable when Google asks for a longer pause than the broker waits out.
+@Suite struct TokenBrokerTransientFailureTests {
+    func coldRefresh(_ running: BrokerWorld.Running, _ id: UUID) async throws -> BrokerAccessToken {
+        let context = BrokerRequestContext(requestID: "t", operation: .accessToken, peer: .current, logger: running.logger)
+        return try await running.makeHandler().accessToken(connectorID: id.uuidString, context: context)
+    }
+
+    @Test func a503AndA429AreRetriedAndTheRefreshSucceeds() async throws {
+        let world = try await BrokerWorld.make()
+        defer { world.remove() }
+        try await world.run { running in
+            let id = try await running.connect()
+            _ = try running.google.injectFault(FaultRule(
+                match: .init(method: "POST", path: OAuthEndpoints.tokenPath), response: .unavailable(), times: 1))
+            _ = try running.google.injectFault(FaultRule(
+                match: .init(method: "POST", path: OAuthEndpoints.tokenPath), response: .rateLimited(retryAfterSeconds: 1), times: 1))
+            _ = try await coldRefresh(running, id)
+            #expect(running.refreshRequests() == 3, "two transient failures, then success")
+            #expect(try await running.status(id) == "ACTIVE")
+        }
+    }
+
+    @Test func aLongRetryAfterIsHandedBackAsRetryableWithoutMarkingTheConnector() async throws {
+        let world = try await BrokerWorld.make()
+        defer { world.remove() }
+        try await world.run { running in
+            let id = try await running.connect()
+            _ = try running.google.injectFault(FaultRule(
+                match: .init(method: "POST", path: OAuthEndpoints.tokenPath), response: .rateLimited(retryAfterSeconds: 120), times: nil))
+            do {
+                _ = try await coldRefresh(running, id)
+                Issue.record("a rate-limited refresh succeeded")
+            } catch let error as BrokerError {
+                #expect(error.code == .upstreamUnavailable)
+                #expect(error.retryable, "the job asking for the token retries later")
+            }
+            #expect(running.refreshRequests() == 1, "the broker did not hammer a rate-limited endpoint")
+            #expect(try await running.status(id) == "ACTIVE", "a transient failure never costs the user their connection")
+        }
+    }
+}
