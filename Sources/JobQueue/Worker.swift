@@ -111,6 +111,8 @@ public final class Worker<C: Clock<Duration>>: Service {
             }
         } onGracefulShutdown: {
             self.shared.withLock { $0.stopping = true }
+            self.logger.info("shutting down: claiming stopped; running jobs get the grace period",
+                             metadata: ["alfred.jobs": "\(self.inFlight)"])
             self.signal.fire()
         }
     }

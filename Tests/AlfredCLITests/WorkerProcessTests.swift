@@ -60,6 +60,7 @@ import Glibc
                 [NewJob(kind: .noop, payload: Array(#"{"sleepMilliseconds": 1500}"#.utf8))], onConflict: .keep)[0].jobID)
             #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .running }, "\(worker.output)")
             worker.signal(SIGTERM)
+            #expect(try await eventually { worker.output.contains("claiming stopped") }, "\(worker.output)")
             let later = try #require(try await store.enqueue([NewJob(kind: .noop)], onConflict: .keep)[0].jobID)
             #expect(await worker.waitForExit(timeout: .seconds(20)) == 0, "\(worker.output)")
             #expect(try await JobRows.row(id, client: client)?.state == .completed, "the running job finished")

@@ -1,17 +1,6 @@
+import AlfredTesting
 import AlfredCore
 import Testing
-
-/// A seeded generator, so randomised checks are repeatable.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite struct RetryPolicyTests {
     let policy = RetryPolicy(base: .seconds(1), cap: .seconds(60))
@@ -22,7 +11,7 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     @Test func fullJitterStaysWithinTheWindowAndSpreadsOverIt() {
-        var rng = SplitMix64(state: 42)
+        var rng = SeededGenerator(seed: 42)
         var delays: [Double] = []
         for _ in 0..<2000 {
             guard case .retry(let after) = policy.next(afterAttempt: 4, maxAttempts: 10, using: &rng) else {
@@ -38,13 +27,13 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     @Test func lastAttemptDiscards() {
-        var rng = SplitMix64(state: 1)
+        var rng = SeededGenerator(seed: 1)
         #expect(policy.next(afterAttempt: 5, maxAttempts: 5, using: &rng) == .discard)
         #expect(policy.next(afterAttempt: 1, maxAttempts: 1, using: &rng) == .discard)
     }
 
     @Test func retryAfterIsAFloor() {
-        var rng = SplitMix64(state: 7)
+        var rng = SeededGenerator(seed: 7)
         for _ in 0..<100 {
             guard case .retry(let after) = policy.next(afterAttempt: 1, maxAttempts: 3, retryAfter: .seconds(30), using: &rng)
             else { Issue.record("must retry"); return }

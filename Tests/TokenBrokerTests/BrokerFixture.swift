@@ -1,3 +1,4 @@
+import AlfredTesting
 import AlfredCore
 import Foundation
 import NIOCore
@@ -187,19 +188,6 @@ func frame(_ json: String) -> [UInt8] { frame(Array(json.utf8)) }
 func frame(_ payload: [UInt8]) -> [UInt8] {
     let length = UInt32(payload.count)
     return [UInt8(length >> 24), UInt8(length >> 16 & 0xff), UInt8(length >> 8 & 0xff), UInt8(length & 0xff)] + payload
-}
-
-/// SplitMix64: tiny, seedable, so a failing robustness run can be replayed exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 let knownErrorCodes: Set<String> = [
