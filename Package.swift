@@ -89,7 +89,10 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "alfred-bench", dependencies: [
-            "AlfredCore", "Store", "JobQueue", "AlfredTesting",
+            "AlfredCore", "Store", "JobQueue", "AlfredTesting", "TokenBroker",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

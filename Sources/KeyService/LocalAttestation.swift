@@ -90,7 +90,13 @@ public enum LocalAttestation {
         /// key the key service must encrypt to) and the key service's `nonce`.
         public func attest(executable: URL, publicKey: [UInt8]?, nonce: [UInt8]?, userData: [UInt8]? = nil,
                            now: Date = Date()) throws -> [UInt8] {
-            let measurement = try LocalAttestation.measure(executable)
+            try attest(measurement: try LocalAttestation.measure(executable), publicKey: publicKey, nonce: nonce,
+                       userData: userData, now: now)
+        }
+
+        /// Evidence with a measurement taken earlier — as an enclave's PCR0 is measured once, at launch.
+        public func attest(measurement: [UInt8], publicKey: [UInt8]?, nonce: [UInt8]?, userData: [UInt8]? = nil,
+                           now: Date = Date()) throws -> [UInt8] {
             let leafKey = P384.Signing.PrivateKey()
             let authority = try Certificate(derEncoded: authorityDER)
             let moduleID = LocalAttestation.moduleIDPrefix + (ProcessInfo.processInfo.hostName) + ":\(getpid())"

@@ -191,15 +191,17 @@ public protocol AttestationSource: Sendable {
 public struct LocalAttestationSource: AttestationSource {
     public let recipientKey = P384.KeyAgreement.PrivateKey()
     let authority: LocalAttestation.Authority
-    let executable: URL
+    /// PCR0, measured once at start-up like an enclave image at launch (hashing a large binary per
+    /// request would cost tens of milliseconds each time).
+    let measurement: [UInt8]
 
-    public init(authority: LocalAttestation.Authority, executable: URL = LocalAttestation.currentExecutable) {
+    public init(authority: LocalAttestation.Authority, executable: URL = LocalAttestation.currentExecutable) throws {
         self.authority = authority
-        self.executable = executable
+        measurement = try LocalAttestation.measure(executable)
     }
 
     public func evidence(nonce: [UInt8]) throws -> [UInt8] {
-        try authority.attest(executable: executable, publicKey: Array(recipientKey.publicKey.derRepresentation), nonce: nonce)
+        try authority.attest(measurement: measurement, publicKey: Array(recipientKey.publicKey.derRepresentation), nonce: nonce)
     }
 }
 

@@ -61,7 +61,7 @@ struct BrokerCommand: AsyncParsableCommand {
             connectors: PostgresConnectorStore(client: pool, logger: logger),
             keys: KeyServiceClient(socketPath: keySocket),
             google: GoogleOAuthClient(configuration: oauth, http: HTTPClient.shared, logger: logger),
-            evidence: LocalAttestationSource(authority: authority),
+            evidence: try LocalAttestationSource(authority: authority),
             logger: logger)
         var configuration = BrokerServer<GoogleTokenBroker>.Configuration(socketPath: socketPath)
         if !allowedUIDs.isEmpty { configuration.allowedUIDs = Set(allowedUIDs) }
