@@ -64,7 +64,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .target(name: "TokenBroker", dependencies: [
-            "AlfredCore", "KeyService",
+            "AlfredCore", "KeyService", "JobQueue",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -110,7 +110,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        .testTarget(name: "TokenBrokerTests", dependencies: ["TokenBroker", "AlfredCore", "KeyService", "Store", "AlfredTesting", "StandIns",
+        .testTarget(name: "TokenBrokerTests", dependencies: ["TokenBroker", "AlfredCore", "KeyService", "Store", "AlfredTesting", "StandIns", "JobQueue",
             .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

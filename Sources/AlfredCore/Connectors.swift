@@ -54,16 +54,20 @@ public struct AuditEvent: Sendable {
     }
 }
 
+/// What a worker may know about connectors for key rotation: ids and key versions, never tokens.
+public protocol ConnectorListing: Sendable {
+    /// Connectors of `keyID` wrapped under a version other than `activeVersion`, by id, after `after`.
+    func needingRewrap(keyID: String, activeVersion: Int, after: UUID?, limit: Int) async throws -> [UUID]
+}
+
 /// Connector storage as the token broker sees it.
-public protocol ConnectorStore: Sendable {
+public protocol ConnectorStore: ConnectorListing {
     func insert(_ connector: NewConnector) async throws
     func secret(_ id: UUID) async throws -> ConnectorSecret?
     func setStatus(_ id: UUID, _ status: ConnectorStatus) async throws
     /// Replaces the ciphertext after a rewrap, only if the connector is still at `fromVersion`.
     /// Returns false if it moved meanwhile.
     func rewrapped(_ id: UUID, fromVersion: Int, toVersion: Int, ciphertext: [UInt8]) async throws -> Bool
-    /// Connectors of `keyID` wrapped under a version other than `activeVersion`.
-    func needingRewrap(keyID: String, activeVersion: Int, limit: Int) async throws -> [UUID]
     func audit(_ event: AuditEvent) async throws
 }
 

@@ -35,11 +35,13 @@ enum ConnectorSQL {
         """
     }
 
-    static func needingRewrap(keyID: String, activeVersion: Int, limit: Int) -> PostgresQuery {
+    /// Keyset-paginated by id, so a sweep moves forward even while rows are being rewrapped.
+    static func needingRewrap(keyID: String, activeVersion: Int, after: UUID?, limit: Int) -> PostgresQuery {
         """
         SELECT id FROM connectors
         WHERE token_key_id = \(keyID) AND token_version <> \(Int32(activeVersion)) AND status <> 'REVOKED'
-        ORDER BY token_rotated_at LIMIT \(limit)
+          AND (\(after)::uuid IS NULL OR id > \(after))
+        ORDER BY id LIMIT \(limit)
         """
     }
 

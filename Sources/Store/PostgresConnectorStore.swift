@@ -40,10 +40,10 @@ public struct PostgresConnectorStore: ConnectorStore {
         return false
     }
 
-    public func needingRewrap(keyID: String, activeVersion: Int, limit: Int) async throws -> [UUID] {
+    public func needingRewrap(keyID: String, activeVersion: Int, after: UUID?, limit: Int) async throws -> [UUID] {
         var ids: [UUID] = []
         for try await id in try await client.query(
-            ConnectorSQL.needingRewrap(keyID: keyID, activeVersion: activeVersion, limit: limit), logger: logger
+            ConnectorSQL.needingRewrap(keyID: keyID, activeVersion: activeVersion, after: after, limit: limit), logger: logger
         ).decode(UUID.self) { ids.append(id) }
         return ids
     }

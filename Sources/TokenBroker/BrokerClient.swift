@@ -59,6 +59,13 @@ public final class BrokerClient: Sendable {
         _ = try await send(.revoke(connectorID: connectorID), timeout: timeout)
     }
 
+    /// Moves the connector's data key to the active key version; returns that version.
+    public func rewrap(connectorID: String, timeout: Duration? = nil) async throws -> Int {
+        guard case .rewrapped(let version) = try await send(.rewrap(connectorID: connectorID), timeout: timeout)
+        else { throw Self.unexpectedReply }
+        return version
+    }
+
     /// Succeeds when the broker is up and admits this process's OS user.
     public func ping(timeout: Duration? = nil) async throws {
         _ = try await send(.ping, timeout: timeout)

@@ -8,10 +8,12 @@ import Foundation
 //   {"v":1,"id":"<client-chosen>","op":"access_token","connector_id":"…"}
 //   {"v":1,"id":"…","op":"exchange_code","user_id":"…","code":"…","code_verifier":"…","redirect_uri":"…"}
 //   {"v":1,"id":"…","op":"revoke","connector_id":"…"}
+//   {"v":1,"id":"…","op":"rewrap","connector_id":"…"}
 //   {"v":1,"id":"…","op":"ping"}
 // Responses carry the request's id; on one connection they may arrive in any order:
 //   {"v":1,"id":"…","ok":true,"access_token":"…","expires_at":<unix seconds>}
 //   {"v":1,"id":"…","ok":true,"connector_id":"…","scopes":["…"]}
+//   {"v":1,"id":"…","ok":true,"key_version":<int>}                              (rewrap)
 //   {"v":1,"id":"…","ok":true}                                                   (revoke, ping)
 //   {"v":1,"id":"…"|null,"ok":false,"error":{"code":"…","message":"…","retryable":false}}
 // `id` is null only when the broker could not read one from the request (malformed JSON,
@@ -22,6 +24,8 @@ public enum BrokerOperation: String, Sendable, CaseIterable {
     case accessToken = "access_token"
     case exchangeCode = "exchange_code"
     case revoke
+    /// Key rotation: move the connector's data key to the active key version (no token is exposed).
+    case rewrap
     case ping
 }
 
@@ -45,6 +49,7 @@ public enum BrokerRequest: Sendable, Hashable {
     case accessToken(connectorID: String)
     case exchangeCode(CodeExchange)
     case revoke(connectorID: String)
+    case rewrap(connectorID: String)
     case ping
 
     public var operation: BrokerOperation {
@@ -52,6 +57,7 @@ public enum BrokerRequest: Sendable, Hashable {
         case .accessToken: .accessToken
         case .exchangeCode: .exchangeCode
         case .revoke: .revoke
+        case .rewrap: .rewrap
         case .ping: .ping
         }
     }
@@ -85,6 +91,8 @@ public struct ConnectedConnector: Sendable, Hashable {
 public enum BrokerReply: Sendable, Hashable {
     case accessToken(BrokerAccessToken)
     case connected(ConnectedConnector)
+    /// The key version the connector's data key is wrapped under now.
+    case rewrapped(keyVersion: Int)
     case empty
 }
 
@@ -99,6 +107,7 @@ private enum WireKey: String, CodingKey {
     case accessToken = "access_token"
     case expiresAt = "expires_at"
     case scopes
+    case keyVersion = "key_version"
 }
 
 /// A request with its envelope: `{"v":1,"id":…,"op":…, …}`.
@@ -134,6 +143,8 @@ public struct BrokerRequestFrame: Sendable, Hashable, Codable {
             request = .accessToken(connectorID: try container.requiredString(.connectorID, nonEmpty: true))
         case .revoke:
             request = .revoke(connectorID: try container.requiredString(.connectorID, nonEmpty: true))
+        case .rewrap:
+            request = .rewrap(connectorID: try container.requiredString(.connectorID, nonEmpty: true))
         case .exchangeCode:
             request = .exchangeCode(
                 CodeExchange(
@@ -152,7 +163,7 @@ public struct BrokerRequestFrame: Sendable, Hashable, Codable {
         try container.encode(id, forKey: .id)
         try container.encode(request.operation.rawValue, forKey: .op)
         switch request {
-        case .accessToken(let connectorID), .revoke(let connectorID):
+        case .accessToken(let connectorID), .revoke(let connectorID), .rewrap(let connectorID):
             try container.encode(connectorID, forKey: .connectorID)
         case .exchangeCode(let exchange):
             try container.encode(exchange.userID, forKey: .userID)
@@ -193,6 +204,8 @@ public struct BrokerResponseFrame: Sendable, Hashable, Codable {
             result = .success(
                 .accessToken(
                     BrokerAccessToken(token: Redacted(token), expiresAt: Date(timeIntervalSince1970: Double(expiresAt)))))
+        } else if let keyVersion = try container.decodeIfPresent(Int.self, forKey: .keyVersion) {
+            result = .success(.rewrapped(keyVersion: keyVersion))
         } else if let connectorID = try container.decodeIfPresent(String.self, forKey: .connectorID) {
             let scopes = try container.decode([String].self, forKey: .scopes)
             result = .success(.connected(ConnectedConnector(connectorID: connectorID, scopes: scopes)))
@@ -219,6 +232,8 @@ public struct BrokerResponseFrame: Sendable, Hashable, Codable {
             case .connected(let connector):
                 try container.encode(connector.connectorID, forKey: .connectorID)
                 try container.encode(connector.scopes, forKey: .scopes)
+            case .rewrapped(let keyVersion):
+                try container.encode(keyVersion, forKey: .keyVersion)
             case .empty:
                 break
             }

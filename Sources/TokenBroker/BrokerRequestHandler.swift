@@ -11,6 +11,8 @@ public protocol BrokerRequestHandler: Sendable {
     func accessToken(connectorID: String, context: BrokerRequestContext) async throws -> BrokerAccessToken
     func exchangeCode(_ exchange: CodeExchange, context: BrokerRequestContext) async throws -> ConnectedConnector
     func revoke(connectorID: String, context: BrokerRequestContext) async throws
+    /// Key rotation: returns the key version the connector's data key is wrapped under afterwards.
+    func rewrap(connectorID: String, context: BrokerRequestContext) async throws -> Int
 }
 
 /// Who asked, and a logger already carrying the request's id, op and caller.

@@ -206,6 +206,8 @@ public struct BrokerServer<Handler: BrokerRequestHandler>: Service {
             case .revoke(let connectorID):
                 try await handler.revoke(connectorID: connectorID, context: context)
                 return (frame.id, .success(.empty))
+            case .rewrap(let connectorID):
+                return (frame.id, .success(.rewrapped(keyVersion: try await handler.rewrap(connectorID: connectorID, context: context))))
             case .ping:
                 return (frame.id, .success(.empty))
             }

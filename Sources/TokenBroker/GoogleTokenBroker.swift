@@ -114,6 +114,13 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
 
     // MARK: key rotation
 
+    public func rewrap(connectorID: String, context: BrokerRequestContext) async throws -> Int {
+        guard let id = UUID(uuidString: connectorID) else { throw BrokerError.badRequest("connector_id must be a UUID") }
+        _ = try await rewrap(id)
+        guard let secret = try await connectors.secret(id) else { throw BrokerError.notFound("no connector \(connectorID)") }
+        return secret.keyVersion
+    }
+
     /// Moves one connector's data key to the active key version (the key service does the work; the
     /// token ciphertext is untouched). Returns false if there was nothing to do.
     public func rewrap(_ id: UUID) async throws -> Bool {

@@ -32,12 +32,14 @@ struct DevCommand: AsyncParsableCommand {
         print("database: \(url)   (try: ALFRED_DATABASE_URL=\(url.secretString.unsafeValue) swift run alfred jobs stats)")
         print("metrics:  http://127.0.0.1:\(metricsPort)/metrics\n")
 
-        var registry = JobRegistry.builtIn()
-        registry.register(DemoSay())
         var options = try WorkerOptions.parse(["--metrics-port", "\(metricsPort)", "--concurrency", "8",
                                                "--rescue-seconds", "5"])
         options.queues = ["default"]
-        let runtime = try WorkerRuntime(database: url, options: options, registry: registry, logger: logger)
+        let runtime = try WorkerRuntime(database: url, options: options, logger: logger) { _, _ in
+            var registry = JobRegistry.builtIn()
+            registry.register(DemoSay())
+            return registry
+        }
         try await runtime.run(extraServices: []) { store in
             do {
                 try await enqueueDemo(store)

@@ -3,13 +3,41 @@ import Foundation
 import KeyService
 import Logging
 import ServiceLifecycle
+import TokenBroker
+import Store
 
 /// `alfred keys …`: the key service and its keys.
 struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
-        abstract: "The key service (stands in for KMS): init, serve, rotate.",
-        subcommands: [Init.self, Serve.self, Rotate.self])
+        abstract: "The key service (stands in for KMS): init, serve, rotate, rewrap.",
+        subcommands: [Init.self, Serve.self, Rotate.self, Rewrap.self])
+
+    struct Rewrap: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "After a rotation: enqueue the jobs that move every connector to the new key version.",
+            discussion: """
+                Workers started with --broker-socket run them: a sweep lists connectors still on an older \
+                version (ids only) and each connector.rewrap job asks the broker to rewrap it. Tokens are \
+                never re-encrypted and users never reconnect. Safe to run twice.
+                """)
+
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "Name of the key-encryption key.") var keyID = "kek-main"
+        @Option(help: "The version `alfred keys rotate` made active.") var toVersion: Int
+
+        func run() async throws {
+            let logger = database.bootstrapLogging()
+            let job = try RewrapJobs.sweepJob(keyID: keyID, toVersion: toVersion)
+            let result = try await withPostgres(try database.database(), logger: logger) { client in
+                try await PostgresJobStore(client: client, logger: logger).enqueue([job], onConflict: .keep)
+            }
+            switch result.first {
+            case .inserted(let id)?: print("rewrap to \(keyID) v\(toVersion) enqueued (sweep job \(id))")
+            default: print("a rewrap to \(keyID) v\(toVersion) is already queued or running")
+            }
+        }
+    }
 
     struct Init: ParsableCommand {
         static let configuration = CommandConfiguration(

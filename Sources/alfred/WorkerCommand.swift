@@ -9,6 +9,7 @@ import Prometheus
 import ServiceLifecycle
 import Store
 import Telemetry
+import TokenBroker
 
 struct WorkerOptions: ParsableArguments {
     @Option(help: "Jobs run at once per queue.") var concurrency = 32
@@ -23,6 +24,8 @@ struct WorkerOptions: ParsableArguments {
     @Option(help: "Seconds running jobs get to finish after SIGTERM before they are released.") var shutdownGrace = 20.0
     @Option(help: "Hours finished jobs are kept before pruning.") var retentionHours = 72.0
     @Option(help: "Jobs claimed per statement.") var claimBatch = 100
+    @Option(help: "The token broker's socket (env: ALFRED_BROKER_SOCKET); enables the jobs that need the broker.")
+    var brokerSocket: String?
 
     func workerConfiguration(queue: String) -> Worker<ContinuousClock>.Configuration {
         var c = Worker<ContinuousClock>.Configuration()
@@ -47,7 +50,17 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = database.bootstrapLogging()
-        let runtime = try WorkerRuntime(database: database.database(), options: options, registry: .builtIn(), logger: logger)
+        let brokerSocket = options.brokerSocket ?? ProcessInfo.processInfo.environment["ALFRED_BROKER_SOCKET"]
+        let runtime = try WorkerRuntime(database: database.database(), options: options, logger: logger) { client, jobs in
+            var registry = JobRegistry.builtIn()
+            if let brokerSocket {
+                // Key rotation: the worker lists connectors by key version (its role may) and asks
+                // the broker to rewrap each one; it never sees a key or a token.
+                registry.register(RewrapJobs.SweepHandler(connectors: PostgresConnectorStore(client: client, logger: logger), jobs: jobs))
+                registry.register(RewrapJobs.RewrapHandler(broker: BrokerClient(configuration: .init(socketPath: brokerSocket))))
+            }
+            return registry
+        }
         try await runtime.run(extraServices: [])
     }
 }
@@ -66,14 +79,16 @@ extension JobRegistry {
 struct WorkerRuntime {
     let database: DatabaseURL
     let options: WorkerOptions
-    let registry: JobRegistry
+    let makeRegistry: @Sendable (PostgresClient, any JobStore) -> JobRegistry
     let logger: Logger
     let prometheus = PrometheusCollectorRegistry()
 
-    init(database: DatabaseURL, options: WorkerOptions, registry: JobRegistry, logger: Logger) throws {
+    /// - Parameter registry: the kinds this worker runs; handlers may use the worker's pool and store.
+    init(database: DatabaseURL, options: WorkerOptions, logger: Logger,
+         registry: @escaping @Sendable (PostgresClient, any JobStore) -> JobRegistry) throws {
         self.database = database
         self.options = options
-        self.registry = registry
+        self.makeRegistry = registry
         self.logger = logger
         MetricsSystem.bootstrap(Telemetry.makeFactory(registry: prometheus))
     }
@@ -86,6 +101,7 @@ struct WorkerRuntime {
             configuration: database.clientConfiguration(maxConnections: 4 + options.queues.count * 2),
             backgroundLogger: poolLogger)
         let store = PostgresJobStore(client: client, logger: logger)
+        let registry = makeRegistry(client, store)
         let listener = PostgresWakeupListener(database: database, logger: logger)
         let clock = ContinuousClock()
         let workers = Set(options.queues).sorted().map { queue in

@@ -43,6 +43,12 @@ struct FakeTokenLogic: BrokerRequestHandler {
         calls.record("revoke \(connectorID)")
         if connectorID == "missing" { throw BrokerError.notFound("no such connector") }
     }
+
+    func rewrap(connectorID: String, context: BrokerRequestContext) async throws -> Int {
+        calls.record("rewrap \(connectorID)")
+        if connectorID == "missing" { throw BrokerError.notFound("no such connector") }
+        return 2
+    }
 }
 
 struct UnclassifiedFailure: Error { let detail: String }

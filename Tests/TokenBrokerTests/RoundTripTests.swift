@@ -26,6 +26,7 @@ import TokenBroker
                             == ConnectedConnector(connectorID: "conn-of-user-1", scopes: ["calendar.readonly", "gmail.metadata"]))
 
                     try await client.revoke(connectorID: "conn-7")
+                    #expect(try await client.rewrap(connectorID: "conn-7") == 2)
 
                     let uid = PeerCredentials.currentUID
                     #expect(
@@ -33,6 +34,7 @@ import TokenBroker
                             "access_token conn-7 uid=\(uid)",
                             "exchange_code user-1 4/0AbCd verifier-xyz https://alfred.invalid/oauth/callback",
                             "revoke conn-7",
+                            "rewrap conn-7",
                         ])
                 }
             }

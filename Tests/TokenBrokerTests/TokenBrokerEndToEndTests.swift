@@ -2,6 +2,8 @@ import AlfredCore
 import AlfredTesting
 import Foundation
 import KeyService
+import ServiceLifecycle
+import JobQueue
 import PostgresNIO
 import StandIns
 import Store
@@ -97,10 +99,10 @@ import Testing
             #expect(version == 2)
             let handler = running.makeHandler()
             let store = PostgresConnectorStore(client: running.pool, logger: running.logger)
-            let stale = try await store.needingRewrap(keyID: "kek-main", activeVersion: version, limit: 10)
+            let stale = try await store.needingRewrap(keyID: "kek-main", activeVersion: version, after: nil, limit: 10)
             #expect(Set(stale) == Set(ids))
             for id in stale { #expect(try await handler.rewrap(id)) }
-            #expect(try await store.needingRewrap(keyID: "kek-main", activeVersion: version, limit: 10).isEmpty)
+            #expect(try await store.needingRewrap(keyID: "kek-main", activeVersion: version, after: nil, limit: 10).isEmpty)
             for id in ids {
                 #expect(try await store.secret(id)?.keyVersion == 2)
                 let cold = running.makeHandler()
@@ -206,6 +208,50 @@ import Testing
             }
             #expect(running.refreshRequests() == 1, "the broker did not hammer a rate-limited endpoint")
             #expect(try await running.status(id) == "ACTIVE", "a transient failure never costs the user their connection")
+        }
+    }
+}
+
+/// Key rotation as an operator runs it: rotate, enqueue the sweep, and let an ordinary worker — on
+/// the `alfred_worker` role, which cannot read tokens — drive the broker to rewrap every connector.
+@Suite struct RewrapJobsTests {
+    @Test func aWorkerRewrapsEveryConnectorThroughTheBroker() async throws {
+        let world = try await BrokerWorld.make()
+        defer { world.remove() }
+        try await world.run { running in
+            var ids: [UUID] = []
+            for _ in 0..<3 { ids.append(try await running.connect()) }
+            let version = try world.keys.rotate(keyID: "kek-main")
+
+            var workerURL = world.ownerURL
+            workerURL.username = "alfred_worker"
+            let logger = TestDatabase.quietLogger
+            let pool = PostgresClient(configuration: workerURL.clientConfiguration(maxConnections: 4), backgroundLogger: logger)
+            let jobs = PostgresJobStore(client: pool, logger: logger)
+            var registry = JobRegistry()
+            registry.register(RewrapJobs.SweepHandler(connectors: PostgresConnectorStore(client: pool, logger: logger), jobs: jobs))
+            registry.register(RewrapJobs.RewrapHandler(broker: running.broker))
+            var configuration = Worker<ContinuousClock>.Configuration()
+            configuration.pollInterval = .milliseconds(200)
+            let worker = Worker(store: jobs, registry: registry, wakeups: nil, configuration: configuration,
+                                clock: ContinuousClock(), logger: logger)
+            let group = ServiceGroup(services: [pool, worker], logger: logger)
+            let owner = PostgresConnectorStore(client: running.pool, logger: logger)
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                _ = try await jobs.enqueue([try RewrapJobs.sweepJob(keyID: "kek-main", toVersion: version)], onConflict: .keep)
+                let done = try await eventually {
+                    try await owner.needingRewrap(keyID: "kek-main", activeVersion: version, after: nil, limit: 10).isEmpty
+                }
+                #expect(done, "every connector moved to v\(version)")
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+            }
+            for id in ids {
+                let context = BrokerRequestContext(requestID: "t", operation: .accessToken, peer: .current, logger: running.logger)
+                _ = try await running.makeHandler().accessToken(connectorID: id.uuidString, context: context)
+            }
+            #expect(running.refreshRequests() == 3, "each connector still refreshes after rotation")
         }
     }
 }
