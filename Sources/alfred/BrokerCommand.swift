@@ -26,9 +26,11 @@ struct BrokerCommand: AsyncParsableCommand {
     @Option(help: "OAuth client id (env: GOOGLE_CLIENT_ID). The secret comes only from GOOGLE_CLIENT_SECRET.") var googleClientID: String?
     @Option(name: .customLong("allow-uid"), help: "OS user id allowed to call the broker (repeat; default: this process's).")
     var allowedUIDs: [UInt32] = []
+    @OptionGroup var metrics: MetricsOption
 
     func run() async throws {
         let logger = database.bootstrapLogging()
+        let endpoint = metrics.endpoint(logger: logger)
         let env = ProcessInfo.processInfo.environment
         func setting(_ flag: String?, _ key: String, _ fallback: String? = nil) throws -> String {
             guard let value = flag ?? env[key] ?? fallback, !value.isEmpty else {
@@ -69,7 +71,7 @@ struct BrokerCommand: AsyncParsableCommand {
             logger.info("token broker listening", metadata: ["alfred.socket": "\(socketPath)"])
         })
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: pool), .init(service: server)],
+            services: [.init(service: pool), .init(service: server)] + (endpoint.map { [.init(service: $0)] } ?? []),
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }

@@ -77,13 +77,15 @@ struct KeysCommand: AsyncParsableCommand {
         @Option(help: "Path of the Unix socket to serve on; put it in a directory only the service's user can enter.")
         var socket: String
         @Option(help: "Log level: trace, debug, info, notice, warning, error (env: ALFRED_LOG_LEVEL).") var logLevel: String?
+        @OptionGroup var metrics: MetricsOption
 
         func run() async throws {
             let logger = Logging.bootstrapOnce(level: logLevel ?? ProcessInfo.processInfo.environment["ALFRED_LOG_LEVEL"])
+            let endpoint = metrics.endpoint(logger: logger)
             let server = try KeyServer(configuration: .init(socketPath: socket, directory: KeyDirectory(URL(fileURLWithPath: dir))),
                                        logger: logger)
             let group = ServiceGroup(configuration: .init(
-                services: [.init(service: server)],
+                services: [.init(service: server)] + (endpoint.map { [.init(service: $0)] } ?? []),
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
             try await group.run()
