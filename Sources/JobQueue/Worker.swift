@@ -262,7 +262,11 @@ public final class Worker<C: Clock<Duration>>: Service {
                     }
                 }
             default:
-                await record(job, m, logger, error: String(describing: error), policy(job, retryAfter: nil))
+                // Only the type: an arbitrary error's description may quote a payload, an address or a
+                // title, and this text goes to `jobs.last_error` and the logs. Handlers that want a
+                // readable reason throw `JobError` (whose reason they keep free of personal data).
+                await record(job, m, logger, error: "unclassified error \(type(of: error)); throw JobError for a reason",
+                             policy(job, retryAfter: nil))
             }
         }
     }

@@ -13,9 +13,3 @@ public struct BrokerTokenSource: TokenSource {
         return AccessToken(token: token.token, expiresAt: token.expiresAt)
     }
 }
-
-extension BrokerError {
-    /// What a job should do about this error: retry later (the broker is down, Google is busy),
-    /// or give up because only the user can fix it (re-consent) or nothing can.
-    public var isRetryable: Bool { retryable }
-}

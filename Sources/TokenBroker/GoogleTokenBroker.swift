@@ -37,6 +37,10 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
     // MARK: connect
 
     public func exchangeCode(_ exchange: CodeExchange, context: BrokerRequestContext) async throws -> ConnectedConnector {
+        try await classified { try await connect(exchange, context: context) }
+    }
+
+    private func connect(_ exchange: CodeExchange, context: BrokerRequestContext) async throws -> ConnectedConnector {
         guard let userID = UUID(uuidString: exchange.userID) else { throw BrokerError.badRequest("user_id must be a UUID") }
         let grant: GoogleOAuthClient.Grant
         do {
@@ -69,7 +73,7 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
 
     public func accessToken(connectorID: String, context: BrokerRequestContext) async throws -> BrokerAccessToken {
         guard let id = UUID(uuidString: connectorID) else { throw BrokerError.badRequest("connector_id must be a UUID") }
-        let token = try await cache.token(for: id) { try await refresh(id) }
+        let token = try await classified { try await cache.token(for: id) { try await refresh(id) } }
         return BrokerAccessToken(token: token.token, expiresAt: token.expiresAt)
     }
 
@@ -77,17 +81,17 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
         let (secret, refreshToken) = try await decrypt(id)
         do {
             let grant = try await google.refresh(refreshToken)
-            Self.refreshes.result("success").increment()
+            Self.refreshes("success").increment()
             try await connectors.audit(AuditEvent(userID: secret.userID, type: "TOKEN_REFRESH", result: "SUCCESS"))
             return AccessToken(token: grant.accessToken, expiresAt: Date().addingTimeInterval(grant.expiresIn.seconds))
         } catch GoogleOAuthClient.Failure.invalidGrant {
-            Self.refreshes.result("invalid_grant").increment()
+            Self.refreshes("invalid_grant").increment()
             try await connectors.setStatus(id, .needsReconsent)
             try await connectors.audit(AuditEvent(userID: secret.userID, type: "TOKEN_REFRESH", result: "FAILURE",
                                                   metadata: ["reason": "invalid_grant"]))
             throw BrokerError.needsReconsent("Google refused the refresh token (invalid_grant); the user must connect Google again")
         } catch {
-            Self.refreshes.result("unavailable").increment()
+            Self.refreshes("unavailable").increment()
             try? await connectors.audit(AuditEvent(userID: secret.userID, type: "TOKEN_REFRESH", result: "FAILURE",
                                                    metadata: ["reason": "upstream_unavailable"]))
             throw Self.brokerError(error)
@@ -98,6 +102,11 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
 
     public func revoke(connectorID: String, context: BrokerRequestContext) async throws {
         guard let id = UUID(uuidString: connectorID) else { throw BrokerError.badRequest("connector_id must be a UUID") }
+        try await classified { try await revoke(id) }
+    }
+
+    private func revoke(_ id: UUID) async throws {
+        let connectorID = id.uuidString.lowercased()
         await cache.forget(id)
         guard let existing = try await connectors.secret(id) else { throw BrokerError.notFound("no connector \(connectorID)") }
         if existing.status == .revoked { return }
@@ -116,21 +125,32 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
 
     public func rewrap(connectorID: String, context: BrokerRequestContext) async throws -> Int {
         guard let id = UUID(uuidString: connectorID) else { throw BrokerError.badRequest("connector_id must be a UUID") }
-        _ = try await rewrap(id)
-        guard let secret = try await connectors.secret(id) else { throw BrokerError.notFound("no connector \(connectorID)") }
-        return secret.keyVersion
+        guard let version = try await classified({ try await moveToActiveVersion(id).version }) else {
+            throw BrokerError.notFound("no connector \(connectorID)")
+        }
+        return version
     }
 
     /// Moves one connector's data key to the active key version (the key service does the work; the
     /// token ciphertext is untouched). Returns false if there was nothing to do.
     public func rewrap(_ id: UUID) async throws -> Bool {
-        guard let secret = try await connectors.secret(id), secret.status != .revoked else { return false }
+        try await moveToActiveVersion(id).changed
+    }
+
+    /// The rewrap itself: whether it changed anything, and the version in use afterwards (nil when the
+    /// connector does not exist).
+    private func moveToActiveVersion(_ id: UUID) async throws -> (changed: Bool, version: Int?) {
+        guard let secret = try await connectors.secret(id) else { return (false, nil) }
+        guard secret.status != .revoked else { return (false, secret.keyVersion) }
         let context = TokenContext(connectorID: id, userID: secret.userID, keyID: secret.keyID, keyVersion: secret.keyVersion)
         let wrapped = try TokenEnvelope.wrappedDataKey(in: secret.ciphertext.unsafeValue)
         let (rewrapped, version) = try await withEvidence { try await keys.rewrap(wrapped: wrapped, context: context, attestation: $0) }
-        guard version != secret.keyVersion else { return false }
+        guard version != secret.keyVersion else { return (false, version) }
         let envelope = try TokenEnvelope.replacingWrappedDataKey(in: secret.ciphertext.unsafeValue, with: rewrapped)
-        return try await connectors.rewrapped(id, fromVersion: secret.keyVersion, toVersion: version, ciphertext: envelope)
+        if try await connectors.rewrapped(id, fromVersion: secret.keyVersion, toVersion: version, ciphertext: envelope) {
+            return (true, version)
+        }
+        return (false, try await connectors.secret(id)?.keyVersion)  // another rewrap won the race
     }
 
     // MARK: internals
@@ -160,7 +180,7 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
             let nonce = try await keys.nonce()
             return try await body(try evidence.evidence(nonce: nonce))
         } catch let denied as KeyServiceDenied {
-            Self.denials.reason(denied.reason).increment()
+            Self.denials(denied.reason).increment()
             logger.error("key service denied this broker", metadata: ["alfred.reason": "\(denied.reason)"])
             throw BrokerError.denied("the key service refused this broker's attestation (\(denied.reason))")
         }
@@ -171,15 +191,33 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
         try await connectors.audit(AuditEvent(userID: userID, type: type, result: "FAILURE", metadata: ["reason": reason]))
     }
 
+    /// Runs an operation so that whatever fails reaches the caller as a classified `BrokerError`:
+    /// a worker must be able to tell "retry later" (key service or database down, Google busy) from
+    /// "give up" (re-consent, a token that no longer decrypts).
+    private func classified<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw Self.brokerError(error)
+        }
+    }
+
     static func brokerError(_ error: any Error) -> BrokerError {
         switch error {
         case let error as BrokerError: error
+        case let error as KeyServiceError where error.isRetryable:
+            .upstreamUnavailable("the key service is unreachable; try again later")
+        case is KeyServiceError:
+            .internal("the key service refused the request as malformed (\(type(of: error)))")
+        case is EnvelopeError:
+            .internal("the stored refresh token does not decrypt; the connector must be reconnected")
         case GoogleOAuthClient.Failure.invalidGrant:
             .needsReconsent("Google answered invalid_grant; the user must connect Google again")
         case GoogleOAuthClient.Failure.unavailable(let detail): .upstreamUnavailable("Google is unavailable: \(detail)")
         case GoogleOAuthClient.Failure.rejected(let status, let code):
             .internal("Google rejected the broker's request (HTTP \(status) \(code)); check the OAuth client configuration")
-        default: .internal("unexpected \(type(of: error))")
+        // Database and other I/O trouble: transient as far as a caller can tell; nothing is lost by retrying.
+        default: .internal("unexpected \(type(of: error)); try again later", retryable: true)
         }
     }
 
@@ -212,11 +250,10 @@ public struct LocalAttestationSource: AttestationSource {
     }
 }
 
-/// Counters with one label from a small fixed set, created once per value.
+/// A counter family with one label whose values come from a small fixed set.
 struct LabelledCounter: Sendable {
     let name: String
     let label: String
     init(_ name: String, label: String) { self.name = name; self.label = label }
-    func result(_ value: String) -> Counter { Counter(label: name, dimensions: [(label, value)]) }
-    func reason(_ value: String) -> Counter { Counter(label: name, dimensions: [(label, value)]) }
+    func callAsFunction(_ value: String) -> Counter { Counter(label: name, dimensions: [(label, value)]) }
 }

@@ -217,3 +217,23 @@ import Testing
         }
     }
 }
+
+@Suite struct WorkerPrivacyTests {
+    /// An unclassified error may describe itself with personal data; only its type is recorded.
+    @Test func anUnclassifiedErrorIsRecordedByTypeOnly() async throws {
+        struct LeakyError: Error, CustomStringConvertible {
+            var description: String { "could not parse event 'Dinner with ada@example.com'" }
+        }
+        let url = try await TestDatabase.fresh()
+        let kind = JobKind("test.leaky", maxAttempts: 1)
+        var registry = JobRegistry()
+        registry.register(ClosureHandler<Empty>(kind: kind) { _, _ in throw LeakyError() })
+        try await WorkerHarness().run(url, registry: registry) { store, client in
+            let id = try #require(try await store.enqueue([NewJob(kind: kind)], onConflict: .keep)[0].jobID)
+            #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .discarded })
+            let error = try #require(try await JobRows.row(id, client: client)?.lastError)
+            #expect(error.contains("LeakyError"))
+            #expect(!error.contains("ada@example.com") && !error.contains("Dinner"))
+        }
+    }
+}

@@ -109,7 +109,7 @@ struct BrokerWorld: Sendable {
         var broker: BrokerClient { client! }
 
         /// A handler with an empty access-token cache, as a restarted broker has.
-        func makeHandler() -> GoogleTokenBroker {
+        func makeHandler(keySocket: String? = nil) -> GoogleTokenBroker {
             // The fixture's executable is a small file; measuring it cannot fail.
             // swiftlint:disable:next force_try
             let oauth = GoogleOAuthClient(
@@ -118,7 +118,7 @@ struct BrokerWorld: Sendable {
                 http: HTTPClient.shared, logger: logger)
             return GoogleTokenBroker(
                 connectors: PostgresConnectorStore(client: pool, logger: logger),
-                keys: KeyServiceClient(socketPath: world.keySocket),
+                keys: KeyServiceClient(socketPath: keySocket ?? world.keySocket),
                 google: oauth,
                 evidence: try! LocalAttestationSource(authority: world.authority, executable: world.executable),
                 logger: logger)

@@ -192,6 +192,25 @@ import Testing
         }
     }
 
+    @Test func anUnreachableKeyServiceIsRetryableAndCostsTheUserNothing() async throws {
+        let world = try await BrokerWorld.make()
+        defer { world.remove() }
+        try await world.run { running in
+            let id = try await running.connect()
+            let handler = running.makeHandler(keySocket: world.folder.appendingPathComponent("no-key-service.sock").path)
+            let context = BrokerRequestContext(requestID: "t", operation: .accessToken, peer: .current, logger: running.logger)
+            do {
+                _ = try await handler.accessToken(connectorID: id.uuidString, context: context)
+                Issue.record("a token without the key service")
+            } catch let error as BrokerError {
+                #expect(error.code == .upstreamUnavailable)
+                #expect(error.retryable, "the job asking for the token retries later")
+            }
+            #expect(try await running.status(id) == "ACTIVE")
+            #expect(running.refreshRequests() == 0, "Google was not called without a decrypted token")
+        }
+    }
+
     @Test func aLongRetryAfterIsHandedBackAsRetryableWithoutMarkingTheConnector() async throws {
         let world = try await BrokerWorld.make()
         defer { world.remove() }
