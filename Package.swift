@@ -74,6 +74,23 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Metrics", package: "swift-metrics"),
         ]),
+        .target(name: "GoogleAPI", dependencies: [
+            "AlfredCore",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+        ]),
+        .target(name: "Urgency", dependencies: ["AlfredCore"]),
+        .target(name: "Assistant", dependencies: [
+            "AlfredCore", "Store", "JobQueue", "GoogleAPI", "Urgency",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+        ]),
         .target(name: "AlfredTesting", dependencies: [
             "AlfredCore", "Store",
             .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -81,6 +98,7 @@ let package = Package(
         ]),
         .executableTarget(name: "alfred", dependencies: [
             "AlfredCore", "Store", "JobQueue", "Telemetry", "AlfredTesting", "KeyService", "StandIns", "TokenBroker",
+            "GoogleAPI", "Urgency", "Assistant",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -90,7 +108,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "alfred-bench", dependencies: [
-            "AlfredCore", "Store", "JobQueue", "AlfredTesting", "TokenBroker",
+            "AlfredCore", "Store", "JobQueue", "AlfredTesting", "TokenBroker", "GoogleAPI", "Urgency", "Assistant", "StandIns",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -116,6 +134,15 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]),
+        .testTarget(name: "UrgencyTests", dependencies: ["Urgency", "AlfredCore"]),
+        .testTarget(name: "GoogleAPITests", dependencies: ["GoogleAPI", "StandIns", "AlfredCore", "AlfredTesting",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "NIOCore", package: "swift-nio")]),
+        .testTarget(name: "AssistantTests", dependencies: ["Assistant", "GoogleAPI", "Urgency", "StandIns", "Store", "JobQueue",
+            "AlfredCore", "AlfredTesting", "TokenBroker", "KeyService",
+            .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -80,5 +80,13 @@ public struct AccessToken: Sendable {
 
 /// Where workers get access tokens (the broker, over its socket). Never a refresh token.
 public protocol TokenSource: Sendable {
-    func accessToken(for connector: UUID) async throws -> AccessToken
+    /// A valid access token for the connector. `forceRefresh` skips every cache and mints a new one:
+    /// clients ask for it once after Google answered 401 to the token they had.
+    func accessToken(for connector: UUID, forceRefresh: Bool) async throws -> AccessToken
+}
+
+extension TokenSource {
+    public func accessToken(for connector: UUID) async throws -> AccessToken {
+        try await accessToken(for: connector, forceRefresh: false)
+    }
 }

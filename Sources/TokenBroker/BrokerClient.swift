@@ -43,8 +43,10 @@ public final class BrokerClient: Sendable {
         }
     }
 
-    public func accessToken(connectorID: String, timeout: Duration? = nil) async throws -> BrokerAccessToken {
-        guard case .accessToken(let token) = try await send(.accessToken(connectorID: connectorID), timeout: timeout)
+    public func accessToken(connectorID: String, forceRefresh: Bool = false,
+                            timeout: Duration? = nil) async throws -> BrokerAccessToken {
+        guard case .accessToken(let token) = try await send(
+            .accessToken(connectorID: connectorID, forceRefresh: forceRefresh), timeout: timeout)
         else { throw Self.unexpectedReply }
         return token
     }

@@ -46,7 +46,8 @@ public struct CodeExchange: Sendable, Hashable {
 
 /// One request, without its envelope.
 public enum BrokerRequest: Sendable, Hashable {
-    case accessToken(connectorID: String)
+    /// `forceRefresh`: the caller's token was refused by Google (401); mint a new one.
+    case accessToken(connectorID: String, forceRefresh: Bool = false)
     case exchangeCode(CodeExchange)
     case revoke(connectorID: String)
     case rewrap(connectorID: String)
@@ -108,6 +109,7 @@ private enum WireKey: String, CodingKey {
     case expiresAt = "expires_at"
     case scopes
     case keyVersion = "key_version"
+    case forceRefresh = "force_refresh"
 }
 
 /// A request with its envelope: `{"v":1,"id":…,"op":…, …}`.
@@ -140,7 +142,12 @@ public struct BrokerRequestFrame: Sendable, Hashable, Codable {
         }
         switch op {
         case .accessToken:
-            request = .accessToken(connectorID: try container.requiredString(.connectorID, nonEmpty: true))
+            let force: Bool
+            do { force = try container.decodeIfPresent(Bool.self, forKey: .forceRefresh) ?? false } catch {
+                throw BrokerError.badRequest("field \"force_refresh\" must be a boolean")
+            }
+            request = .accessToken(connectorID: try container.requiredString(.connectorID, nonEmpty: true),
+                                   forceRefresh: force)
         case .revoke:
             request = .revoke(connectorID: try container.requiredString(.connectorID, nonEmpty: true))
         case .rewrap:
@@ -163,7 +170,10 @@ public struct BrokerRequestFrame: Sendable, Hashable, Codable {
         try container.encode(id, forKey: .id)
         try container.encode(request.operation.rawValue, forKey: .op)
         switch request {
-        case .accessToken(let connectorID), .revoke(let connectorID), .rewrap(let connectorID):
+        case .accessToken(let connectorID, let force):
+            try container.encode(connectorID, forKey: .connectorID)
+            if force { try container.encode(true, forKey: .forceRefresh) }
+        case .revoke(let connectorID), .rewrap(let connectorID):
             try container.encode(connectorID, forKey: .connectorID)
         case .exchangeCode(let exchange):
             try container.encode(exchange.userID, forKey: .userID)

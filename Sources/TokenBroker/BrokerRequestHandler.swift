@@ -8,7 +8,8 @@ import Logging
 /// attestation or the key service refuses). Any other error reaches the caller as `internal` with
 /// a generic message, because its description could carry a secret; the broker logs its type.
 public protocol BrokerRequestHandler: Sendable {
-    func accessToken(connectorID: String, context: BrokerRequestContext) async throws -> BrokerAccessToken
+    /// `forceRefresh`: the caller's cached token was refused by Google; do not hand it out again.
+    func accessToken(connectorID: String, forceRefresh: Bool, context: BrokerRequestContext) async throws -> BrokerAccessToken
     func exchangeCode(_ exchange: CodeExchange, context: BrokerRequestContext) async throws -> ConnectedConnector
     func revoke(connectorID: String, context: BrokerRequestContext) async throws
     /// Key rotation: returns the key version the connector's data key is wrapped under afterwards.

@@ -199,8 +199,9 @@ public struct BrokerServer<Handler: BrokerRequestHandler>: Service {
         context.logger[metadataKey: "alfred.broker.op"] = "\(frame.request.operation.rawValue)"
         do {
             switch frame.request {
-            case .accessToken(let connectorID):
-                return (frame.id, .success(.accessToken(try await handler.accessToken(connectorID: connectorID, context: context))))
+            case .accessToken(let connectorID, let force):
+                return (frame.id, .success(.accessToken(
+                    try await handler.accessToken(connectorID: connectorID, forceRefresh: force, context: context))))
             case .exchangeCode(let exchange):
                 return (frame.id, .success(.connected(try await handler.exchangeCode(exchange, context: context))))
             case .revoke(let connectorID):

@@ -8,8 +8,8 @@ public struct BrokerTokenSource: TokenSource {
 
     public init(client: BrokerClient) { self.client = client }
 
-    public func accessToken(for connector: UUID) async throws -> AccessToken {
-        let token = try await client.accessToken(connectorID: connector.uuidString.lowercased())
+    public func accessToken(for connector: UUID, forceRefresh: Bool) async throws -> AccessToken {
+        let token = try await client.accessToken(connectorID: connector.uuidString.lowercased(), forceRefresh: forceRefresh)
         return AccessToken(token: token.token, expiresAt: token.expiresAt)
     }
 }

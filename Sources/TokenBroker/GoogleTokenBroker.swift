@@ -71,9 +71,10 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
 
     // MARK: access tokens
 
-    public func accessToken(connectorID: String, context: BrokerRequestContext) async throws -> BrokerAccessToken {
+    public func accessToken(connectorID: String, forceRefresh: Bool = false,
+                            context: BrokerRequestContext) async throws -> BrokerAccessToken {
         guard let id = UUID(uuidString: connectorID) else { throw BrokerError.badRequest("connector_id must be a UUID") }
-        let token = try await classified { try await cache.token(for: id) { try await refresh(id) } }
+        let token = try await classified { try await cache.token(for: id, force: forceRefresh) { try await refresh(id) } }
         return BrokerAccessToken(token: token.token, expiresAt: token.expiresAt)
     }
 

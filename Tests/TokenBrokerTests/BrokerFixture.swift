@@ -18,7 +18,7 @@ struct FakeTokenLogic: BrokerRequestHandler {
     var entered: Gate?
     let calls = CallLog()
 
-    func accessToken(connectorID: String, context: BrokerRequestContext) async throws -> BrokerAccessToken {
+    func accessToken(connectorID: String, forceRefresh: Bool, context: BrokerRequestContext) async throws -> BrokerAccessToken {
         calls.record("access_token \(connectorID) uid=\(context.peer.uid)")
         switch connectorID {
         case "missing": throw BrokerError.notFound("no such connector")

@@ -1,0 +1,1 @@
+// The jobs that turn Calendar and Gmail into notifications.

@@ -1,0 +1,1 @@
+// The Calendar v3 and Gmail v1 clients.

@@ -1,0 +1,1 @@
+// Rule-based urgency for mail metadata.
