@@ -87,6 +87,7 @@ let package = Package(
         .target(name: "Assistant", dependencies: [
             "AlfredCore", "Store", "JobQueue", "GoogleAPI", "Urgency",
             .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),

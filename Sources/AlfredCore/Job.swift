@@ -69,6 +69,8 @@ public enum JobSchedule: Sendable, Equatable {
 
 /// A job to put on the queue.
 public struct NewJob: Sendable {
+    /// Chosen by the caller when another row must name the job before it exists; random otherwise.
+    public var id: JobID?
     public var kind: JobKind
     public var payload: [UInt8]
     public var schedule: JobSchedule

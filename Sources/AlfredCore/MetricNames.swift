@@ -24,3 +24,21 @@ public enum MetricName {
     /// Label value used for kinds that have no handler here, so a stray kind string cannot grow the label set.
     public static let unknownKind = "unknown"
 }
+
+extension MetricName {
+    public static let calendarSyncs = "alfred_calendar_syncs_total"
+    public static let remindersScheduled = "alfred_reminders_scheduled_total"
+    public static let reminderOutcomes = "alfred_reminder_outcomes_total"
+    public static let mailMessagesScored = "alfred_mail_messages_scored_total"
+    public static let urgentMail = "alfred_urgent_mail_total"
+    public static let briefs = "alfred_briefs_total"
+    public static let notificationsEnqueued = "alfred_notifications_enqueued_total"
+}
+
+extension MetricName {
+    /// Calendar/Gmail HTTP attempts (retries included). Labels: `api` (calendar|gmail), `result`
+    /// (ok|not_found|client_error|server_error|rate_limited|unauthorized|network).
+    public static let googleRequests = "alfred_google_requests_total"
+    /// Calendar/Gmail HTTP exchange time, head to last body byte. Label: `api`.
+    public static let googleRequestDuration = "alfred_google_request_duration_seconds"
+}

@@ -246,6 +246,16 @@ enum JobSQL {
         """
     }
 
+    /// Cancel queued jobs by unique key (a cancelled meeting's reminder). Running ones are left to
+    /// finish: their handler re-checks the source before it notifies anyone.
+    static func cancelQueued(uniqueKeys: [String], reason: String) -> PostgresQuery {
+        """
+        UPDATE jobs SET state = 'cancelled', finished_at = now(), last_error = \(reason), updated_at = now()
+        WHERE unique_key = ANY(\(uniqueKeys)::text[]) AND state = 'queued'
+        RETURNING id
+        """
+    }
+
     /// Operator retry: run now with fresh attempts.
     static func retry(id: UUID) -> PostgresQuery {
         """

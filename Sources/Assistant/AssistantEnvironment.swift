@@ -1,0 +1,83 @@
+import AlfredCore
+import Foundation
+import Urgency
+
+/// What every assistant job shares: storage, Google readers, the host sealer, the clock and the
+/// intervals. One value, built once per worker.
+public struct AssistantEnvironment: Sendable {
+    public struct Intervals: Sendable {
+        /// Calendar incremental sync (one request when nothing changed).
+        public var calendarSync: Duration = .seconds(600)
+        /// Gmail safety-net polling; Gmail push hints bring a check forward.
+        public var mailCheck: Duration = .seconds(300)
+        /// The planner's sweep for connected users without their recurring jobs.
+        public var plan: Duration = .seconds(300)
+        /// How far ahead reminders are scheduled, and the full-sync window (slid daily).
+        public var reminderHorizon: Duration = .seconds(36 * 3600)
+        public var fullSyncWindow: Duration = .seconds(48 * 3600)
+        /// A full sync happens when the frozen window has less than this left beyond now.
+        public var slideWhenLessThan: Duration = .seconds(24 * 3600)
+        /// How long an urgent-mail push stays useful.
+        public var urgentMailDeadline: Duration = .seconds(6 * 3600)
+        public init() {}
+    }
+
+    public let store: any AssistantStore
+    public let jobs: any JobStore
+    public let readers: any GoogleReaders
+    public let sealer: HostSealer
+    public let ruleSet: RuleSet
+    public let intervals: Intervals
+    public let now: @Sendable () -> Date
+    let outbox: Outbox
+    let composer = Composer()
+
+    public init(store: any AssistantStore, jobs: any JobStore, readers: any GoogleReaders, sealer: HostSealer,
+                ruleSet: RuleSet = .standard, intervals: Intervals = Intervals(), now: @escaping @Sendable () -> Date = Date.init) {
+        self.store = store; self.jobs = jobs; self.readers = readers; self.sealer = sealer; self.ruleSet = ruleSet
+        self.intervals = intervals; self.now = now
+        outbox = Outbox(sealer: sealer)
+    }
+
+    /// The user's settings, or nil when the user is gone or has no active Google connection: the
+    /// recurring job then ends (the planner brings it back when the user reconnects).
+    func settings(_ userID: UUID?) async throws -> UserSettings? {
+        guard let userID, let profile = try await store.profile(userID), let connector = profile.googleConnector else {
+            return nil
+        }
+        return UserSettings(profile: profile, connector: connector, sealer: sealer)
+    }
+}
+
+/// A user's preferences, parsed.
+struct UserSettings: Sendable {
+    let userID: UUID
+    let connector: UUID
+    let schedule: LocalSchedule
+    let reminderMinutes: Int
+    let briefTime: LocalTime
+    let quietHours: QuietHours?
+    let urgency: UrgencyPreferences
+
+    init(profile: UserProfile, connector: UUID, sealer: HostSealer) {
+        userID = profile.userID
+        self.connector = connector
+        // A zone Foundation does not know falls back to UTC rather than failing every job.
+        schedule = LocalSchedule(timeZone: TimeZone(identifier: profile.timeZone) ?? TimeZone(identifier: "UTC")!)
+        reminderMinutes = profile.meetingReminderMinutes
+        briefTime = LocalTime(profile.morningBriefLocalTime) ?? LocalTime(hour: 8, minute: 0)!
+        quietHours = QuietHours(start: profile.quietHoursStart, end: profile.quietHoursEnd)
+        urgency = profile.urgencySealed.flatMap {
+            try? sealer.open(json: UrgencyPreferences.self, from: $0, purpose: .preferences, userID: profile.userID)
+        } ?? UrgencyPreferences()
+    }
+
+    func isQuiet(_ date: Date) -> Bool { quietHours?.contains(date, in: schedule) ?? false }
+
+    /// The next brief: the user's local brief time, moved to the end of quiet hours if it falls
+    /// inside them (the brief waits; it is not urgent).
+    func nextBrief(after date: Date) -> Date {
+        let at = schedule.nextOccurrence(of: briefTime, after: date)
+        return quietHours?.end(after: at, in: schedule) ?? at
+    }
+}

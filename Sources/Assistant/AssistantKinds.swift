@@ -1,0 +1,94 @@
+import AlfredCore
+import Foundation
+import Metrics
+
+/// The job kinds that turn Calendar and Gmail into notifications.
+public enum AssistantKind {
+    /// Recurring per user: Calendar changes -> one `meeting.reminder` per upcoming meeting.
+    public static let calendarSync = JobKind("calendar.sync", maxAttempts: 10)
+    /// One per meeting and start time; re-fetches the event and hands a push to delivery.
+    public static let meetingReminder = JobKind("meeting.reminder", maxAttempts: 8, priority: 10)
+    /// Recurring per user, at the user's local brief time.
+    public static let morningBrief = JobKind("morning.brief", maxAttempts: 6, priority: 5)
+    /// Recurring per user (and triggered early by a Gmail push hint): urgent-mail alerts.
+    public static let mailCheck = JobKind("mail.check", maxAttempts: 10)
+    /// Recurring system job: makes sure every connected user has the three recurring jobs.
+    public static let plan = JobKind("assistant.plan", maxAttempts: 5)
+    /// Delivery's own queue, so slow APNs calls never starve claiming.
+    public static let pushDeliver = JobKind("push.deliver", queue: "delivery", maxAttempts: 20, priority: 10)
+
+    public static let all = [calendarSync, meetingReminder, morningBrief, mailCheck, plan]
+
+    static func uniqueKey(_ kind: JobKind, user: UUID) -> String { "\(kind.name):\(user.uuidString.lowercased())" }
+}
+
+/// A job payload sealed with the host data key. In the row it is JSON `{"sealed":"<base64>"}` so the
+/// queue's decoding (and its poison-payload handling) stays the same for every kind.
+public struct SealedPayload: Codable, Sendable {
+    public let sealed: Data
+    public init(_ bytes: [UInt8]) { sealed = Data(bytes) }
+
+    public static func make<T: Encodable>(_ value: T, sealer: HostSealer, userID: UUID?) throws -> [UInt8] {
+        let bytes = try sealer.seal(json: value, purpose: .jobPayload, userID: userID)
+        return Array(try JSONEncoder().encode(SealedPayload(bytes)))
+    }
+
+    public func open<T: Decodable>(_ type: T.Type, sealer: HostSealer, userID: UUID?) throws -> T {
+        try sealer.open(json: type, from: Array(sealed), purpose: .jobPayload, userID: userID)
+    }
+}
+
+/// An empty payload for per-user recurring jobs: the user is the job's `user_id`.
+public struct NoPayload: Codable, Sendable {}
+
+/// What delivery sends: composed here, sealed in the `push.deliver` payload, opened only to send.
+public struct PushContent: Codable, Sendable, Equatable {
+    /// `meeting.reminder`, `morning.brief`, `mail.urgent`.
+    public var kind: String
+    public var title: String
+    public var body: String
+    /// When the user should have had it (the reminder time): delivery measures lateness against it.
+    public var scheduledAt: Date
+    /// Collapses related pushes on the device (apns-collapse-id); opaque.
+    public var collapseID: String
+
+    public init(kind: String, title: String, body: String, scheduledAt: Date, collapseID: String) {
+        self.kind = kind; self.title = title; self.body = body; self.scheduledAt = scheduledAt; self.collapseID = collapseID
+    }
+}
+
+/// Hands notifications to delivery: a sealed `push.deliver` job and its ledger row, together.
+public struct Outbox: Sendable {
+    let sealer: HostSealer
+
+    public init(sealer: HostSealer) { self.sealer = sealer }
+
+    public func notification(_ content: PushContent, userID: UUID, idempotencyKey: String,
+                             deadline: Date?) throws -> OutboundNotification {
+        let sealed = try sealer.seal(json: content, purpose: .notification, userID: userID)
+        var job = NewJob(kind: AssistantKind.pushDeliver, payload: Array(try JSONEncoder().encode(SealedPayload(sealed))),
+                         schedule: .now, deadline: deadline, uniqueKey: idempotencyKey, userID: userID)
+        job.priority = content.kind == "meeting.reminder" ? 10 : 0
+        return OutboundNotification(userID: userID, kind: content.kind, idempotencyKey: idempotencyKey, job: job)
+    }
+}
+
+enum AssistantMetrics {
+    static func calendarSync(_ mode: CalendarChanges.Mode) -> Counter {
+        Counter(label: MetricName.calendarSyncs, dimensions: [("mode", mode.rawValue)])
+    }
+    static let remindersScheduled = Counter(label: MetricName.remindersScheduled)
+    /// sent, cancelled, declined, missed (the meeting had started), moved.
+    static func reminder(_ outcome: String) -> Counter {
+        Counter(label: MetricName.reminderOutcomes, dimensions: [("outcome", outcome)])
+    }
+    static let mailScored = Counter(label: MetricName.mailMessagesScored)
+    /// alerted, held (quiet hours), duplicate.
+    static func urgent(_ disposition: String) -> Counter {
+        Counter(label: MetricName.urgentMail, dimensions: [("disposition", disposition)])
+    }
+    static func brief(_ outcome: String) -> Counter { Counter(label: MetricName.briefs, dimensions: [("outcome", outcome)]) }
+    static func enqueued(_ kind: String) -> Counter {
+        Counter(label: MetricName.notificationsEnqueued, dimensions: [("kind", kind)])
+    }
+}

@@ -1,0 +1,106 @@
+import AlfredCore
+import Foundation
+import JobQueue
+import Urgency
+
+/// `mail.check`, recurring per user (a Gmail push hint brings it forward): new mail since the stored
+/// `historyId`, metadata only, scored by the urgency rules; urgent messages not alerted before are
+/// coalesced into one push.
+///
+/// Quiet hours: a message must clear the rule set's higher quiet-hours bar to interrupt; one that is
+/// urgent by the normal bar only is held, and the morning brief names it.
+/// Alerts, the push and the new cursor commit in one transaction: a crash re-reads the same history
+/// and the per-message dedupe keys make that harmless.
+public struct MailCheckHandler: JobHandler {
+    public let kind = AssistantKind.mailCheck
+    let environment: AssistantEnvironment
+    /// Threads the user wrote in, remembered for the "reply in my thread" rule.
+    static let ownThreadMemory = 200
+
+    public init(environment: AssistantEnvironment) { self.environment = environment }
+
+    public func run(_ payload: NoPayload, context: JobContext) async throws -> JobOutcome {
+        let env = environment
+        guard let user = try await env.settings(context.userID) else { return .done }
+        let reader = env.readers.mail(connector: user.connector)
+        let now = env.now()
+        let sealedCursor = try await env.store.cursor(connectorID: user.connector, kind: "gmail")
+        guard let cursor = sealedCursor.flatMap({
+            try? env.sealer.open(json: MailCursor.self, from: $0, purpose: .cursor, userID: user.userID)
+        }) else {
+            // First check: start from now. Mail that arrived before the user connected is not news.
+            let start = try await reader.start()
+            try await save(MailCursor(historyID: start.historyID, address: start.address, checkedAt: now), user: user)
+            return .runAgain(.after(env.intervals.mailCheck))
+        }
+
+        let changes = try await reader.changes(since: cursor.historyID)
+        var messages = try await reader.messages(ids: changes.messageIDs)
+        if changes.fellBack {
+            // The recent inbox replaces the lost history: only what arrived since the last check is new.
+            let since = cursor.checkedAt.addingTimeInterval(-60)
+            messages = messages.filter { ($0.receivedAt ?? now) > since }
+        }
+
+        var preferences = user.urgency
+        preferences.userAddresses += cursor.address.map { [$0] } ?? []
+        preferences.ownThreadIds += cursor.ownThreads
+        preferences.timeZone = user.schedule.timeZone
+        var scorer = UrgencyScorer(ruleSet: env.ruleSet, preferences: preferences)
+        var ownThreads = cursor.ownThreads
+        for message in messages where message.labels.contains("SENT") {
+            scorer.learn(from: message)
+            if let thread = message.threadId, !ownThreads.contains(thread) { ownThreads.append(thread) }
+        }
+
+        let quiet = user.isQuiet(now)
+        var scored: [(message: GmailMessage, alert: MailAlert)] = []
+        for message in messages {
+            let decision = scorer.score(message, now: now)
+            AssistantMetrics.mailScored.increment()
+            guard decision.urgent else { continue }
+            let loud = !quiet || scorer.score(message, now: now, quietHours: true).urgent
+            // Rule ids and the score only: the decision never carries subjects or addresses.
+            context.logger.debug("urgent mail", metadata: [
+                "score": "\(decision.score)", "rules": "\(decision.rules.map(\.id).joined(separator: ","))",
+                "disposition": "\(loud ? "alerted" : "held")"])
+            scored.append((message, MailAlert(
+                messageKey: "mail:" + env.sealer.keyedHash("mail", user.userID.uuidString, message.id),
+                messageSealed: try env.sealer.seal(Array(message.id.utf8), purpose: .mailID, userID: user.userID),
+                disposition: loud ? .alerted : .held, score: decision.score)))
+        }
+
+        let candidates = scored
+        let next = MailCursor(historyID: changes.historyID, address: cursor.address,
+                              ownThreads: Array(ownThreads.suffix(Self.ownThreadMemory)), checkedAt: now)
+        let sealedNext = try env.sealer.seal(json: next, purpose: .cursor, userID: user.userID)
+        let userID = user.userID, connector = user.connector
+        let composer = env.composer, outbox = env.outbox, sealer = env.sealer
+        let deadline = now.addingTimeInterval(env.intervals.urgentMailDeadline.seconds)
+        let outcome = try await env.store.transaction { tx -> (alerted: Int, held: Int, duplicates: Int) in
+            let fresh = try await tx.recordMailAlerts(candidates.map(\.alert), userID: userID)
+            let alerted = candidates.filter { fresh.contains($0.alert.messageKey) && $0.alert.disposition == .alerted }
+            if !alerted.isEmpty {
+                let text = composer.urgentMail(alerted.map(\.message))
+                let key = "mail:" + sealer.keyedHash("mail-push", userID.uuidString,
+                                                     alerted.map(\.message.id).sorted().joined(separator: ","))
+                let content = PushContent(kind: "mail.urgent", title: text.title, body: text.body, scheduledAt: now,
+                                          collapseID: String(key.suffix(32)))
+                _ = try await tx.notify(try outbox.notification(content, userID: userID, idempotencyKey: key, deadline: deadline))
+            }
+            try await tx.saveCursor(connectorID: connector, userID: userID, kind: "gmail", sealed: sealedNext)
+            let held = candidates.filter { fresh.contains($0.alert.messageKey) && $0.alert.disposition == .held }.count
+            return (alerted.count, held, candidates.count - fresh.count)
+        }
+        AssistantMetrics.urgent("alerted").increment(by: outcome.alerted)
+        AssistantMetrics.urgent("held").increment(by: outcome.held)
+        AssistantMetrics.urgent("duplicate").increment(by: outcome.duplicates)
+        if outcome.alerted > 0 { AssistantMetrics.enqueued("mail.urgent").increment() }
+        return .runAgain(.after(env.intervals.mailCheck))
+    }
+
+    private func save(_ cursor: MailCursor, user: UserSettings) async throws {
+        let sealed = try environment.sealer.seal(json: cursor, purpose: .cursor, userID: user.userID)
+        try await environment.store.saveCursor(connectorID: user.connector, userID: user.userID, kind: "gmail", sealed: sealed)
+    }
+}

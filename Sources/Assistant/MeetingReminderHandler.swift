@@ -1,0 +1,60 @@
+import AlfredCore
+import Foundation
+import JobQueue
+
+/// `meeting.reminder`: at `start - meeting_reminder_minutes`, re-fetches the event (it may have moved
+/// or been cancelled since the sync that planned this job), composes "<title> in N min" with the place
+/// or meeting link, and hands it to delivery with the meeting start as deadline.
+///
+/// Quiet hours do not hold reminders back: a meeting the user accepted happens whatever the hour.
+public struct MeetingReminderHandler: JobHandler {
+    public let kind = AssistantKind.meetingReminder
+    let environment: AssistantEnvironment
+
+    /// A reminder this much early is still sent now rather than rescheduled (clock skew, sync lag).
+    static let earlyTolerance: TimeInterval = 60
+
+    public init(environment: AssistantEnvironment) { self.environment = environment }
+
+    public func run(_ payload: SealedPayload, context: JobContext) async throws -> JobOutcome {
+        let env = environment
+        let plan: ReminderPayload
+        do { plan = try payload.open(ReminderPayload.self, sealer: env.sealer, userID: context.userID) } catch {
+            throw JobError.discard("reminder payload does not open with this host key")
+        }
+        guard let user = try await env.settings(context.userID), user.connector == plan.connectorID else {
+            AssistantMetrics.reminder("disconnected").increment()
+            return .done
+        }
+        guard let event = try await env.readers.calendar(connector: user.connector).event(id: plan.eventID),
+              event.wantsReminder, let start = event.start
+        else {
+            AssistantMetrics.reminder("cancelled").increment()
+            return .done
+        }
+        let now = env.now()
+        guard start > now else {
+            // Too late to be useful: the meeting has started. Counted, never sent.
+            AssistantMetrics.reminder("missed").increment()
+            return .done
+        }
+        let remindAt = start.addingTimeInterval(-Double(user.reminderMinutes) * 60)
+        if remindAt.timeIntervalSince(now) > Self.earlyTolerance {
+            // The meeting moved later: run again at its new reminder time.
+            AssistantMetrics.reminder("moved").increment()
+            return .runAgain(.at(remindAt))
+        }
+        let text = env.composer.reminder(event, start: start, now: now)
+        let key = ReminderKeys.delivery(env.sealer, user: user.userID, eventID: event.id, start: start)
+        let content = PushContent(kind: "meeting.reminder", title: text.title, body: text.body,
+                                  scheduledAt: min(remindAt, now), collapseID: String(key.suffix(32)))
+        let notification = try env.outbox.notification(content, userID: user.userID, idempotencyKey: key, deadline: start)
+        if try await env.store.notify(notification) {
+            AssistantMetrics.reminder("sent").increment()
+            AssistantMetrics.enqueued("meeting.reminder").increment()
+        } else {
+            AssistantMetrics.reminder("duplicate").increment()
+        }
+        return .done
+    }
+}

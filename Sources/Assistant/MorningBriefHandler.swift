@@ -1,0 +1,45 @@
+import AlfredCore
+import Foundation
+import JobQueue
+
+/// `morning.brief`, recurring per user at `morning_brief_local_time` in the user's zone (DST-correct,
+/// see `LocalSchedule`): today's remaining meetings and the urgent mail since the last brief, in one
+/// short push. If the brief time falls in quiet hours, the brief waits for their end.
+/// One brief per local day: its idempotency key is the user and the local date.
+public struct MorningBriefHandler: JobHandler {
+    public let kind = AssistantKind.morningBrief
+    let environment: AssistantEnvironment
+
+    public init(environment: AssistantEnvironment) { self.environment = environment }
+
+    public func run(_ payload: NoPayload, context: JobContext) async throws -> JobOutcome {
+        let env = environment
+        guard let user = try await env.settings(context.userID) else { return .done }
+        let now = env.now()
+        if user.isQuiet(now) {
+            // Preferences changed since this run was planned: wait for quiet hours to end.
+            return .runAgain(.at(user.nextBrief(after: now.addingTimeInterval(-1))))
+        }
+        let today = user.schedule.dayBounds(of: now)
+        let meetings = try await env.readers.calendar(connector: user.connector)
+            .events(in: DateInterval(start: now, end: today.end))
+            .filter(\.wantsReminder)
+        let alerts = try await env.store.mailAlerts(userID: user.userID, since: now.addingTimeInterval(-24 * 3600), limit: 50)
+        let topIDs = alerts.prefix(2).compactMap {
+            try? String(decoding: env.sealer.open($0.messageSealed, purpose: .mailID, userID: user.userID), as: UTF8.self)
+        }
+        let top = topIDs.isEmpty ? [] : try await env.readers.mail(connector: user.connector).messages(ids: topIDs)
+        let text = env.composer.brief(meetings: meetings, urgent: top, urgentCount: alerts.count, schedule: user.schedule)
+        let day = user.schedule.day(of: now)
+        let key = "brief:" + env.sealer.keyedHash("brief", user.userID.uuidString,
+                                                   "\(day.year ?? 0)-\(day.month ?? 0)-\(day.day ?? 0)")
+        let content = PushContent(kind: "morning.brief", title: text.title, body: text.body,
+                                  scheduledAt: context.lateness > .zero ? now.addingTimeInterval(-context.lateness.seconds) : now,
+                                  collapseID: String(key.suffix(32)))
+        let notification = try env.outbox.notification(content, userID: user.userID, idempotencyKey: key, deadline: today.end)
+        let sent = try await env.store.notify(notification)
+        AssistantMetrics.brief(sent ? "sent" : "duplicate").increment()
+        if sent { AssistantMetrics.enqueued("morning.brief").increment() }
+        return .runAgain(.at(user.nextBrief(after: now)))
+    }
+}

@@ -1,0 +1,55 @@
+import AlfredCore
+import Foundation
+import JobQueue
+
+/// `assistant.plan`, a recurring system job: every connected user has one live `calendar.sync`,
+/// `mail.check` and `morning.brief`. Unique keys make this idempotent, so any number of workers can
+/// run it without a leader; a user whose recurring job ended (disconnected, deleted, discarded) gets
+/// it back on the next sweep once they are connected again.
+public struct PlannerHandler: JobHandler {
+    public let kind = AssistantKind.plan
+    let environment: AssistantEnvironment
+    let pageSize = 1000
+    static let recurring = [AssistantKind.calendarSync, AssistantKind.mailCheck, AssistantKind.morningBrief]
+
+    public init(environment: AssistantEnvironment) { self.environment = environment }
+
+    public func run(_ payload: NoPayload, context: JobContext) async throws -> JobOutcome {
+        let inserted = try await sweep(stop: { context.isLeaseLost })
+        context.logger.debug("planned recurring jobs", metadata: ["inserted": "\(inserted)"])
+        return .runAgain(.after(environment.intervals.plan))
+    }
+
+    /// One pass over all connected users; returns how many jobs were enqueued.
+    public func sweep(stop: () -> Bool = { false }) async throws -> Int {
+        var after: UUID?
+        var inserted = 0
+        while !stop() {
+            let page = try await environment.store.recurringJobGaps(
+                kinds: Self.recurring.map(\.name), after: after, limit: pageSize)
+            guard let last = page.last else { break }
+            inserted += try await fill(page.filter { !$0.missing.isEmpty })
+            after = last.user
+            if page.count < pageSize { break }
+        }
+        return inserted
+    }
+
+    private func fill(_ gaps: [(user: UUID, missing: [String])]) async throws -> Int {
+        let env = environment
+        var jobs: [NewJob] = []
+        for gap in gaps {
+            for kind in Self.recurring where gap.missing.contains(kind.name) {
+                var schedule = JobSchedule.now
+                if kind == AssistantKind.morningBrief {
+                    // The brief's first run needs the user's zone and time; later runs plan themselves.
+                    guard let settings = try await env.settings(gap.user) else { continue }
+                    schedule = .at(settings.nextBrief(after: env.now()))
+                }
+                jobs.append(NewJob(kind: kind, schedule: schedule, uniqueKey: AssistantKind.uniqueKey(kind, user: gap.user),
+                                   userID: gap.user))
+            }
+        }
+        return try await env.jobs.enqueue(jobs, onConflict: .keep).filter { if case .inserted = $0 { true } else { false } }.count
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+
+/// Every query on the assistant's tables (`preferences` reads, `sync_cursors`, `notifications`,
+/// `mail_alerts`), in one place.
+enum AssistantSQL {
+    /// Preferences default when the user never saved any (the RFC's defaults live in the table's
+    /// column defaults; this mirrors them for users without a row).
+    static func profile(userID: UUID) -> PostgresQuery {
+        """
+        SELECT coalesce(p.time_zone, 'UTC'), coalesce(p.meeting_reminder_minutes, 15),
+               to_char(coalesce(p.morning_brief_local_time, '08:00'::time), 'HH24:MI'),
+               to_char(CASE WHEN p.user_id IS NULL THEN '22:00'::time ELSE p.quiet_hours_start END, 'HH24:MI'),
+               to_char(CASE WHEN p.user_id IS NULL THEN '07:00'::time ELSE p.quiet_hours_end END, 'HH24:MI'),
+               p.urgency_ciphertext,
+               (SELECT c.id FROM connectors c
+                 WHERE c.user_id = u.id AND c.provider = 'google' AND c.status = 'ACTIVE'
+                 ORDER BY c.created_at DESC LIMIT 1)
+        FROM users u LEFT JOIN preferences p ON p.user_id = u.id
+        WHERE u.id = \(userID) AND u.status = 'ACTIVE'
+        """
+    }
+
+    /// Probes the live unique-key index once per user and kind (`<kind>:<user id>`).
+    static func recurringJobGaps(kinds: [String], after: UUID?, limit: Int) -> PostgresQuery {
+        """
+        SELECT u.id, ARRAY(
+            SELECT k FROM unnest(\(kinds)::text[]) AS k
+            WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.unique_key = k || ':' || u.id::text
+                                                    AND j.state IN ('queued', 'running')))
+        FROM users u
+        WHERE u.status = 'ACTIVE' AND (\(after)::uuid IS NULL OR u.id > \(after)::uuid)
+          AND EXISTS (SELECT 1 FROM connectors c WHERE c.user_id = u.id AND c.provider = 'google' AND c.status = 'ACTIVE')
+        ORDER BY u.id LIMIT \(Int32(limit))
+        """
+    }
+
+    static func cursor(connectorID: UUID, kind: String) -> PostgresQuery {
+        "SELECT state_ciphertext FROM sync_cursors WHERE connector_id = \(connectorID) AND kind = \(kind)"
+    }
+
+    static func saveCursor(connectorID: UUID, userID: UUID, kind: String, sealed: ByteBuffer) -> PostgresQuery {
+        """
+        INSERT INTO sync_cursors (connector_id, user_id, kind, state_ciphertext, updated_at)
+        VALUES (\(connectorID), \(userID), \(kind), \(sealed), now())
+        ON CONFLICT (connector_id, kind) DO UPDATE SET state_ciphertext = EXCLUDED.state_ciphertext, updated_at = now()
+        """
+    }
+
+    static func usedNotificationKeys(_ keys: [String]) -> PostgresQuery {
+        "SELECT idempotency_key FROM notifications WHERE idempotency_key = ANY(\(keys)::text[])"
+    }
+
+    /// Claims the key; the caller enqueues the push only when a row comes back.
+    static func claimNotificationKey(key: String, userID: UUID, kind: String, jobID: UUID, deadline: Date?) -> PostgresQuery {
+        """
+        INSERT INTO notifications (idempotency_key, user_id, kind, job_id, deadline_at)
+        VALUES (\(key), \(userID), \(kind), \(jobID), \(deadline))
+        ON CONFLICT (idempotency_key) DO NOTHING
+        RETURNING idempotency_key
+        """
+    }
+
+    static func recordMailAlerts(userID: UUID, keys: [String], sealed: [ByteBuffer], dispositions: [String],
+                                 scores: [Int32]) -> PostgresQuery {
+        """
+        INSERT INTO mail_alerts (user_id, message_key, message_ciphertext, disposition, score)
+        SELECT \(userID), k, m, d, s FROM unnest(\(keys)::text[], \(sealed)::bytea[], \(dispositions)::text[], \(scores)::int4[])
+            AS t(k, m, d, s)
+        ON CONFLICT (user_id, message_key) DO NOTHING
+        RETURNING message_key
+        """
+    }
+
+    static func mailAlerts(userID: UUID, since: Date, limit: Int) -> PostgresQuery {
+        """
+        SELECT message_key, message_ciphertext, disposition, score FROM mail_alerts
+        WHERE user_id = \(userID) AND created_at >= \(since)
+        ORDER BY score DESC, created_at DESC LIMIT \(Int32(limit))
+        """
+    }
+
+    static func prune(notificationSeconds: Double, mailSeconds: Double) -> PostgresQuery {
+        """
+        WITH n AS (
+            DELETE FROM notifications
+            WHERE coalesce(deadline_at, created_at) < now() - make_interval(secs => \(notificationSeconds))
+            RETURNING 1
+        ), m AS (
+            DELETE FROM mail_alerts WHERE created_at < now() - make_interval(secs => \(mailSeconds)) RETURNING 1
+        )
+        SELECT (SELECT count(*) FROM n) + (SELECT count(*) FROM m)
+        """
+    }
+}

@@ -1,0 +1,124 @@
+import AlfredCore
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// `AssistantStore` on PostgreSQL, used by workers (role `alfred_worker`).
+public struct PostgresAssistantStore: AssistantStore {
+    let client: PostgresClient
+    let jobs: PostgresJobStore
+    let logger: Logger
+
+    public init(client: PostgresClient, jobs: PostgresJobStore, logger: Logger) {
+        self.client = client
+        self.jobs = jobs
+        self.logger = logger
+    }
+
+    public func profile(_ userID: UUID) async throws -> UserProfile? {
+        let rows = try await client.query(AssistantSQL.profile(userID: userID), logger: logger)
+        for try await (zone, minutes, brief, quietStart, quietEnd, urgency, connector) in rows.decode(
+            (String, Int32, String, String?, String?, ByteBuffer?, UUID?).self)
+        {
+            return UserProfile(userID: userID, timeZone: zone, meetingReminderMinutes: Int(minutes),
+                               morningBriefLocalTime: brief, quietHoursStart: quietStart, quietHoursEnd: quietEnd,
+                               urgencySealed: urgency.map { Array(buffer: $0) }, googleConnector: connector)
+        }
+        return nil
+    }
+
+    public func recurringJobGaps(kinds: [String], after: UUID?, limit: Int) async throws -> [(user: UUID, missing: [String])] {
+        var gaps: [(user: UUID, missing: [String])] = []
+        for try await (id, missing) in try await client.query(
+            AssistantSQL.recurringJobGaps(kinds: kinds, after: after, limit: limit), logger: logger
+        ).decode((UUID, [String]).self) { gaps.append((id, missing)) }
+        return gaps
+    }
+
+    public func cursor(connectorID: UUID, kind: String) async throws -> [UInt8]? {
+        for try await sealed in try await client.query(AssistantSQL.cursor(connectorID: connectorID, kind: kind), logger: logger)
+            .decode(ByteBuffer.self) { return Array(buffer: sealed) }
+        return nil
+    }
+
+    public func usedNotificationKeys(_ keys: [String]) async throws -> Set<String> {
+        guard !keys.isEmpty else { return [] }
+        var used: Set<String> = []
+        for try await key in try await client.query(AssistantSQL.usedNotificationKeys(keys), logger: logger)
+            .decode(String.self) { used.insert(key) }
+        return used
+    }
+
+    public func cancelQueuedJobs(uniqueKeys: [String]) async throws -> Int {
+        guard !uniqueKeys.isEmpty else { return 0 }
+        var count = 0
+        for try await _ in try await client.query(
+            JobSQL.cancelQueued(uniqueKeys: uniqueKeys, reason: "cancelled: the meeting was cancelled, declined or left the window"),
+            logger: logger
+        ).decode(UUID.self) { count += 1 }
+        return count
+    }
+
+    public func mailAlerts(userID: UUID, since: Date, limit: Int) async throws -> [MailAlert] {
+        var alerts: [MailAlert] = []
+        for try await (key, sealed, disposition, score) in try await client.query(
+            AssistantSQL.mailAlerts(userID: userID, since: since, limit: limit), logger: logger
+        ).decode((String, ByteBuffer, String, Int32).self) {
+            alerts.append(MailAlert(messageKey: key, messageSealed: Array(buffer: sealed),
+                                    disposition: MailAlert.Disposition(rawValue: disposition) ?? .held, score: Int(score)))
+        }
+        return alerts
+    }
+
+    public func transaction<T: Sendable>(_ body: @Sendable (any AssistantTransaction) async throws -> T) async throws -> T {
+        try await client.withTransaction(logger: logger) { connection in
+            try await body(Transaction(connection: connection, jobs: jobs, logger: logger))
+        }
+    }
+
+    public func prune(notificationsOlderThan: Duration, mailAlertsOlderThan: Duration) async throws -> Int {
+        for try await count in try await client.query(
+            AssistantSQL.prune(notificationSeconds: notificationsOlderThan.seconds, mailSeconds: mailAlertsOlderThan.seconds),
+            logger: logger
+        ).decode(Int64.self) { return Int(count) }
+        return 0
+    }
+
+    struct Transaction: AssistantTransaction {
+        let connection: PostgresConnection
+        let jobs: PostgresJobStore
+        let logger: Logger
+
+        func recordMailAlerts(_ alerts: [MailAlert], userID: UUID) async throws -> Set<String> {
+            guard !alerts.isEmpty else { return [] }
+            var inserted: Set<String> = []
+            for try await key in try await connection.query(AssistantSQL.recordMailAlerts(
+                userID: userID, keys: alerts.map(\.messageKey), sealed: alerts.map { ByteBuffer(bytes: $0.messageSealed) },
+                dispositions: alerts.map(\.disposition.rawValue), scores: alerts.map { Int32($0.score) }), logger: logger
+            ).decode(String.self) { inserted.insert(key) }
+            return inserted
+        }
+
+        func notify(_ notification: OutboundNotification) async throws -> Bool {
+            let jobID = UUID()
+            var claimed = false
+            for try await _ in try await connection.query(AssistantSQL.claimNotificationKey(
+                key: notification.idempotencyKey, userID: notification.userID, kind: notification.kind, jobID: jobID,
+                deadline: notification.job.deadline), logger: logger
+            ).decode(String.self) { claimed = true }
+            guard claimed else { return false }
+            var job = notification.job
+            job.id = JobID(jobID)
+            job.uniqueKey = notification.idempotencyKey
+            job.userID = notification.userID
+            _ = try await jobs.enqueue([job], onConflict: .keep, on: connection)
+            return true
+        }
+
+        func saveCursor(connectorID: UUID, userID: UUID, kind: String, sealed: [UInt8]) async throws {
+            _ = try await connection.query(AssistantSQL.saveCursor(
+                connectorID: connectorID, userID: userID, kind: kind, sealed: ByteBuffer(bytes: sealed)), logger: logger)
+        }
+    }
+}
