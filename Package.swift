@@ -111,6 +111,8 @@ let package = Package(
         .executableTarget(name: "alfred-bench", dependencies: [
             "AlfredCore", "Store", "JobQueue", "AlfredTesting", "TokenBroker", "GoogleAPI", "Urgency", "Assistant", "StandIns",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -72,8 +72,14 @@ public struct PostgresAssistantStore: AssistantStore {
     }
 
     public func transaction<T: Sendable>(_ body: @Sendable (any AssistantTransaction) async throws -> T) async throws -> T {
-        try await client.withTransaction(logger: logger) { connection in
-            try await body(Transaction(connection: connection, jobs: jobs, logger: logger))
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                try await body(Transaction(connection: connection, jobs: jobs, logger: logger))
+            }
+        } catch let error as PostgresTransactionError {
+            // The caller's own error (a JobError, say) matters more than the rollback around it.
+            if let inner = error.closureError, error.rollbackError == nil { throw inner }
+            throw error
         }
     }
 

@@ -1,5 +1,9 @@
 import AlfredCore
 import ArgumentParser
+import Assistant
+import AsyncHTTPClient
+import GoogleAPI
+import Urgency
 import Foundation
 import JobQueue
 import Logging
@@ -26,6 +30,11 @@ struct WorkerOptions: ParsableArguments {
     @Option(help: "Jobs claimed per statement.") var claimBatch = 100
     @Option(help: "The token broker's socket (env: ALFRED_BROKER_SOCKET); enables the jobs that need the broker.")
     var brokerSocket: String?
+    @Option(help: "Host data key file (32 bytes or 64 hex; env: ALFRED_DATA_KEY_FILE): seals payloads, cursors and push text. With --broker-socket it enables the assistant's jobs.")
+    var dataKeyFile: String?
+    @Option(help: "Serve Calendar and Gmail from this root (the stand-in: http://127.0.0.1:8085); default: Google, or GOOGLE_CALENDAR_BASE_URL and GMAIL_BASE_URL.")
+    var googleBaseURL: String?
+    @Option(help: "Urgency rule set JSON (default: the built-in versioned set).") var urgencyRules: String?
 
     func workerConfiguration(queue: String) -> Worker<ContinuousClock>.Configuration {
         var c = Worker<ContinuousClock>.Configuration()
@@ -50,7 +59,9 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = database.bootstrapLogging()
-        let brokerSocket = options.brokerSocket ?? ProcessInfo.processInfo.environment["ALFRED_BROKER_SOCKET"]
+        let environment = ProcessInfo.processInfo.environment
+        let brokerSocket = options.brokerSocket ?? environment["ALFRED_BROKER_SOCKET"]
+        let assistant = try AssistantSetup(options: options, brokerSocket: brokerSocket, logger: logger)
         let runtime = try WorkerRuntime(database: database.database(), options: options, logger: logger) { client, jobs in
             var registry = JobRegistry.builtIn()
             if let brokerSocket {
@@ -59,10 +70,65 @@ struct WorkerCommand: AsyncParsableCommand {
                 registry.register(RewrapJobs.SweepHandler(connectors: PostgresConnectorStore(client: client, logger: logger), jobs: jobs))
                 registry.register(RewrapJobs.RewrapHandler(broker: BrokerClient(configuration: .init(socketPath: brokerSocket))))
             }
+            assistant?.register(in: &registry, client: client, jobs: jobs)
             return registry
         }
-        try await runtime.run(extraServices: [])
+        do {
+            try await runtime.run(extraServices: []) { jobs in await assistant?.startPlanner(jobs) }
+        } catch {
+            await assistant?.shutdown()
+            throw error
+        }
+        await assistant?.shutdown()
     }
+}
+
+/// The assistant's jobs (calendar sync, reminders, brief, mail check), when the worker has a broker
+/// to get Google access tokens from and a host data key to seal what it keeps.
+struct AssistantSetup: Sendable {
+    let sealer: HostSealer
+    let google: GoogleAPIConfiguration
+    let ruleSet: RuleSet
+    let http: HTTPClient
+    let tokens: any TokenSource
+    let logger: Logger
+
+    init?(options: WorkerOptions, brokerSocket: String?, logger: Logger) throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let brokerSocket, let keyFile = options.dataKeyFile ?? environment["ALFRED_DATA_KEY_FILE"] else {
+            if options.dataKeyFile != nil {
+                throw ValidationError("--data-key-file needs --broker-socket: the assistant's jobs get Google tokens from the broker")
+            }
+            return nil
+        }
+        do { sealer = try HostSealer(keyFile: keyFile) } catch { throw ValidationError("\(error)") }
+        google = options.googleBaseURL.map(GoogleAPIConfiguration.init(root:)) ?? GoogleAPIConfiguration(environment: environment)
+        do { ruleSet = try options.urgencyRules.map(RuleSet.init(contentsOfFile:)) ?? .standard } catch {
+            throw ValidationError("\(error)")
+        }
+        http = HTTPClient(eventLoopGroupProvider: .singleton)
+        tokens = BrokerTokenSource(client: BrokerClient(configuration: .init(socketPath: brokerSocket)))
+        self.logger = logger
+    }
+
+    func register(in registry: inout JobRegistry, client: PostgresClient, jobs: PostgresJobStore) {
+        let environment = AssistantEnvironment(
+            store: PostgresAssistantStore(client: client, jobs: jobs, logger: logger), jobs: jobs,
+            readers: GoogleAPIReaders(configuration: google, http: http, tokens: tokens, logger: logger),
+            sealer: sealer, ruleSet: ruleSet)
+        environment.register(in: &registry)
+    }
+
+    /// The planner is one recurring system job; its unique key makes starting it from every worker harmless.
+    func startPlanner(_ jobs: any JobStore) async {
+        do {
+            _ = try await jobs.enqueue([NewJob(kind: AssistantKind.plan, uniqueKey: AssistantKind.plan.name)], onConflict: .keep)
+        } catch {
+            logger.error("could not start the assistant planner", metadata: ["alfred.error": "\(type(of: error))"])
+        }
+    }
+
+    func shutdown() async { try? await http.shutdown() }
 }
 
 extension JobRegistry {
@@ -79,13 +145,13 @@ extension JobRegistry {
 struct WorkerRuntime {
     let database: DatabaseURL
     let options: WorkerOptions
-    let makeRegistry: @Sendable (PostgresClient, any JobStore) -> JobRegistry
+    let makeRegistry: @Sendable (PostgresClient, PostgresJobStore) -> JobRegistry
     let logger: Logger
     let prometheus = PrometheusCollectorRegistry()
 
     /// - Parameter registry: the kinds this worker runs; handlers may use the worker's pool and store.
     init(database: DatabaseURL, options: WorkerOptions, logger: Logger,
-         registry: @escaping @Sendable (PostgresClient, any JobStore) -> JobRegistry) throws {
+         registry: @escaping @Sendable (PostgresClient, PostgresJobStore) -> JobRegistry) throws {
         self.database = database
         self.options = options
         self.makeRegistry = registry

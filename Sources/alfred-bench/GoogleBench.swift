@@ -1,0 +1,241 @@
+import AlfredCore
+import AlfredTesting
+import ArgumentParser
+import Assistant
+import AsyncHTTPClient
+import Foundation
+import GoogleAPI
+import JobQueue
+import Logging
+import NIOCore
+import PostgresNIO
+import ServiceLifecycle
+import Store
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// `swift build -c release && swift run -c release alfred-bench google`
+///
+/// `calendar.sync` + `mail.check` for many users against the Google stand-in (`alfred sandbox google`,
+/// its own process, loopback), with the production Calendar and Gmail clients and a real worker
+/// (in this process) on a private Postgres at default durability. Pass 1 is the first run of each
+/// user (full calendar sync, Gmail starting point); pass 2 is the steady state (sync token, history).
+/// Access tokens are minted once per user by the stand-in and cached, as the broker's warm cache
+/// would serve them (the broker has its own benchmark). The last line is one JSON object.
+struct GoogleBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "google", abstract: "User syncs per second and Google requests per user.")
+
+    @Option(help: "Users (each with a calendar and a mailbox).") var users = 10_000
+    @Option(help: "Jobs run at once by the worker.") var concurrency = 128
+    @Option(help: "Path of the alfred executable (default: beside this one).") var alfred: String?
+
+    func run() async throws {
+        let logger = { var l = Logger(label: "bench"); l.logLevel = .error; return l }()
+        let binary = alfred ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("alfred").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw ValidationError("no alfred executable at \(binary); build it first: swift build -c release --product alfred")
+        }
+        let folder = URL(fileURLWithPath: "/tmp/alfred-gb-\(UUID().uuidString.prefix(6))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scenario = folder.appendingPathComponent("scenario.json")
+        try Self.scenario(users: users).write(to: scenario)
+        print("starting a private PostgreSQL and the Google stand-in (\(users) users)…")
+        let cluster = try EmbeddedPostgres(options: .init(durable: true))
+        defer { cluster.stop() }
+        let owner = try await cluster.createDatabase("bench", logger: logger)
+        try await TestDatabase.migrate(owner, logger: logger)
+        let port = try EmbeddedPostgres.freePort()
+        let google = try ChildProcess(binary, ["sandbox", "google", "--port", "\(port)", "--scenario", scenario.path, "--log-level", "error"])
+        defer { google.signal(SIGTERM) }
+        let deadline = ContinuousClock.now + .seconds(120)
+        while !google.output.contains("google stand-in") {
+            guard ContinuousClock.now < deadline else { throw ValidationError("the stand-in did not start: \(google.output)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let root = "http://127.0.0.1:\(port)"
+        var workerURL = owner
+        workerURL.username = "alfred_worker"
+        let client = PostgresClient(configuration: workerURL.clientConfiguration(maxConnections: 12), backgroundLogger: logger)
+        let http = HTTPClient(eventLoopGroupProvider: .singleton,
+                              configuration: .init(connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)))
+
+        defer { _ = Task { try? await http.shutdown() } }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            let connectors = try await Self.seedUsers(users, client: client, owner: owner, logger: logger)
+            print("minting one access token per user at the stand-in…")
+            let tokens = try await Self.mint(connectors, root: root, http: http)
+            let jobs = PostgresJobStore(client: client, logger: logger)
+            let environment = AssistantEnvironment(
+                store: PostgresAssistantStore(client: client, jobs: jobs, logger: logger), jobs: jobs,
+                readers: GoogleAPIReaders(configuration: GoogleAPIConfiguration(root: root), http: http,
+                                          tokens: CachedTokens(tokens: tokens), logger: logger),
+                sealer: try HostSealer(keyBytes: HostSealer.generateKeyBytes()))
+            var registry = JobRegistry()
+            environment.register(in: &registry)
+            var configuration = Worker<ContinuousClock>.Configuration()
+            configuration.concurrency = concurrency
+            let listener = PostgresWakeupListener(database: workerURL, logger: logger)
+            let worker = Worker(store: jobs, registry: registry, wakeups: listener, configuration: configuration,
+                                clock: ContinuousClock(), logger: logger)
+            let services = ServiceGroup(services: [listener, worker], logger: logger)
+            let running = Task { try await services.run() }
+
+            var passes: [(seconds: Double, requests: Int, calendarRequests: Int, gmailRequests: Int)] = []
+            for pass in 1...2 {
+                _ = try await http.execute(HTTPClientRequest.delete("\(root)/_fake/requests"), timeout: .seconds(30))
+                let start = Date()
+                if pass == 1 {
+                    _ = try await PlannerHandler(environment: environment).sweep()
+                } else {
+                    _ = try await client.query(
+                        "UPDATE jobs SET due_at = now() WHERE kind IN ('calendar.sync', 'mail.check') AND state = 'queued'",
+                        logger: logger).collect()
+                    _ = try await client.query("SELECT pg_notify('alfred_jobs', 'default 0')", logger: logger).collect()
+                }
+                while try await Self.done(since: start, client: client, logger: logger) < 2 * users {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                let seconds = Date().timeIntervalSince(start)
+                let counts = try await Self.requestCounts(root: root, http: http)
+                passes.append((seconds, counts.total, counts.calendar, counts.gmail))
+                print(String(format: "pass %d (%@): %.0f user-syncs/s (%d calendar.sync + %d mail.check in %.1f s), "
+                             + "%.2f Google requests per user (calendar %.2f, gmail %.2f)",
+                             pass, pass == 1 ? "first sync" : "steady state", Double(users) / seconds, users, users, seconds,
+                             Double(counts.total) / Double(users), Double(counts.calendar) / Double(users),
+                             Double(counts.gmail) / Double(users)))
+            }
+            await services.triggerGracefulShutdown()
+            try await running.value
+
+            let steady = passes[1]
+            let defaults = AssistantEnvironment.Intervals()
+            let calendarPerHour = 3600 / defaults.calendarSync.seconds * Double(steady.calendarRequests) / Double(users)
+            let gmailPerHour = 3600 / defaults.mailCheck.seconds * Double(steady.gmailRequests) / Double(users)
+            print(String(format: "at the default intervals (calendar every %.0f s, mail every %.0f s): %.1f Google requests "
+                         + "per user per hour when nothing changes (calendar %.1f, gmail %.1f)",
+                         defaults.calendarSync.seconds, defaults.mailCheck.seconds, calendarPerHour + gmailPerHour,
+                         calendarPerHour, gmailPerHour))
+            let summary: [String: Any] = [
+                "users": users,
+                "first_pass_user_syncs_per_s": Int(Double(users) / passes[0].seconds),
+                "steady_user_syncs_per_s": Int(Double(users) / steady.seconds),
+                "steady_jobs_per_s": Int(Double(2 * users) / steady.seconds),
+                "first_pass_requests_per_user": (Double(passes[0].requests) / Double(users) * 100).rounded() / 100,
+                "steady_requests_per_user": (Double(steady.requests) / Double(users) * 100).rounded() / 100,
+                "requests_per_user_per_hour_idle": ((calendarPerHour + gmailPerHour) * 10).rounded() / 10,
+            ]
+            print(String(decoding: try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys]), as: UTF8.self))
+        }
+    }
+
+    /// Users `user<i>@bench.example`, each with three meetings and a few messages.
+    static func scenario(users: Int) throws -> Data {
+        var list: [[String: Any]] = []
+        for index in 0..<users {
+            list.append([
+                "subject": "bench-\(index)", "email": "user\(index)@bench.example", "timeZone": "Europe/Zurich",
+                "events": [
+                    ["id": "e1", "summary": "Standup", "startInMinutes": 30, "selfResponse": "accepted"],
+                    ["id": "e2", "summary": "Review", "startInMinutes": 150, "selfResponse": "accepted"],
+                    ["id": "e3", "summary": "Lunch", "startInMinutes": 300, "selfResponse": "declined"],
+                ],
+                "messages": [
+                    ["id": "m1", "from": "A <a@bench.example>", "subject": "hello", "arrivedMinutesAgo": 50],
+                    ["id": "m2", "from": "B <b@bench.example>", "subject": "news", "arrivedMinutesAgo": 20],
+                ],
+            ])
+        }
+        return try JSONSerialization.data(withJSONObject: ["users": list])
+    }
+
+    /// Users, Google connectors and preferences, by index; returns connector id -> email.
+    static func seedUsers(_ count: Int, client: PostgresClient, owner: DatabaseURL, logger: Logger) async throws -> [UUID: String] {
+        var connectors: [UUID: String] = [:]
+        var users: [UUID] = [], ids: [UUID] = []
+        for index in 0..<count {
+            let user = UUID(), connector = UUID()
+            users.append(user); ids.append(connector)
+            connectors[connector] = "user\(index)@bench.example"
+        }
+        let (userIDs, connectorIDs) = (users, ids)
+        try await TestDatabase.withClient(owner) { owner in
+            _ = try await owner.query("INSERT INTO users (id) SELECT unnest(\(userIDs)::uuid[])", logger: logger).collect()
+            _ = try await owner.query("""
+                INSERT INTO connectors (id, user_id, provider, scopes, refresh_token_ciphertext, token_key_id, status)
+                SELECT c, u, 'google', '{calendar.readonly,gmail.metadata}', '\\x01', 'kek-main', 'ACTIVE'
+                FROM unnest(\(connectorIDs)::uuid[], \(userIDs)::uuid[]) AS t(c, u)
+                """, logger: logger).collect()
+            _ = try await owner.query("""
+                INSERT INTO preferences (user_id, time_zone) SELECT unnest(\(userIDs)::uuid[]), 'Europe/Zurich'
+                """, logger: logger).collect()
+        }
+        return connectors
+    }
+
+    static func mint(_ connectors: [UUID: String], root: String, http: HTTPClient) async throws -> [UUID: String] {
+        struct Minted: Decodable { let access_token: String }
+        let scopes = "[\"https://www.googleapis.com/auth/calendar.readonly\",\"https://www.googleapis.com/auth/gmail.metadata\"]"
+        return try await withThrowingTaskGroup(of: (UUID, String).self) { group in
+            var tokens: [UUID: String] = [:]
+            var pending = connectors.makeIterator()
+            func next() -> Bool {
+                guard let (id, email) = pending.next() else { return false }
+                group.addTask {
+                    var request = HTTPClientRequest(url: "\(root)/_fake/tokens")
+                    request.method = .POST
+                    request.headers.add(name: "Content-Type", value: "application/json")
+                    request.body = .bytes(ByteBuffer(string: "{\"user\":\"\(email)\",\"scopes\":\(scopes)}"))
+                    let response = try await http.execute(request, timeout: .seconds(30))
+                    let body = try await response.body.collect(upTo: 1 << 16)
+                    return (id, try JSONDecoder().decode(Minted.self, from: Data(buffer: body)).access_token)
+                }
+                return true
+            }
+            for _ in 0..<32 where next() {}
+            while let (id, token) = try await group.next() {
+                tokens[id] = token
+                _ = next()
+            }
+            return tokens
+        }
+    }
+
+    /// Recurring calendar and mail jobs that completed a run since `start`.
+    static func done(since start: Date, client: PostgresClient, logger: Logger) async throws -> Int {
+        let rows = try await client.query("""
+            SELECT count(*) FROM jobs WHERE kind IN ('calendar.sync', 'mail.check') AND state = 'queued'
+               AND next_run_at IS NOT NULL AND updated_at >= \(start)
+            """, logger: logger).collect()
+        return try rows.first?.decode(Int.self) ?? 0
+    }
+
+    static func requestCounts(root: String, http: HTTPClient) async throws -> (total: Int, calendar: Int, gmail: Int) {
+        struct Recorded: Decodable { let path: String }
+        let response = try await http.execute(HTTPClientRequest(url: "\(root)/_fake/requests"), timeout: .seconds(60))
+        let body = try await response.body.collect(upTo: 1 << 30)
+        let requests = try JSONDecoder().decode([Recorded].self, from: Data(buffer: body)).filter { !$0.path.hasPrefix("/_fake") }
+        return (requests.count, requests.filter { $0.path.hasPrefix("/calendar/") }.count,
+                requests.filter { $0.path.hasPrefix("/gmail/") }.count)
+    }
+}
+
+/// Access tokens minted once per connector: the broker's warm cache, without the broker.
+struct CachedTokens: TokenSource {
+    let tokens: [UUID: String]
+    func accessToken(for connector: UUID, forceRefresh: Bool) async throws -> AccessToken {
+        guard let token = tokens[connector] else { throw ValidationError("no token for connector") }
+        return AccessToken(token: Redacted(token), expiresAt: Date().addingTimeInterval(3000))
+    }
+}
+
+extension HTTPClientRequest {
+    static func delete(_ url: String) -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: url)
+        request.method = .DELETE
+        return request
+    }
+}

@@ -1,0 +1,126 @@
+import AlfredCore
+import AlfredTesting
+import Foundation
+import PostgresNIO
+import StandIns
+import Testing
+@testable import Assistant
+
+/// The whole assistant on a real database, a real worker and the Google stand-in over a socket.
+@Suite(.serialized) struct AssistantScenarioTests {
+    /// Personal strings of the scenario: none may reach a table or a log line.
+    static let personal = [
+        "Board sync Project Falcon", "Room 4.12 Babbage wing", "Dentist Dr Molar", "Offsite Lisbon",
+        "Standup Crocodile", "One-on-one Grace", "production database down", "Weekly pastry digest",
+        "grace.hopper@navy.example", "digest@pastry.example", "ada.lovelace@example.com", "abc-defg-hij",
+    ]
+
+    static func scenario(boardStartsIn minutes: Double) -> String {
+        """
+        { "users": [{ "subject": "\(AssistantWorld.subject)", "email": "\(AssistantWorld.email)", "timeZone": "Europe/Zurich",
+            "events": [
+              { "id": "evt-board", "summary": "Board sync Project Falcon", "location": "Room 4.12 Babbage wing",
+                "startInMinutes": \(minutes), "durationMinutes": 30, "selfResponse": "accepted" },
+              { "id": "evt-dentist", "summary": "Dentist Dr Molar", "startInMinutes": 40, "selfResponse": "declined" },
+              { "id": "evt-offsite", "summary": "Offsite Lisbon", "allDay": true, "date": "\(Self.today())" },
+              { "id": "evt-standup", "summary": "Standup Crocodile", "startInMinutes": 90, "selfResponse": "accepted" },
+              { "id": "evt-grace", "summary": "One-on-one Grace", "startInMinutes": 120,
+                "hangoutLink": "https://meet.google.com/abc-defg-hij", "selfResponse": "accepted" }
+            ],
+            "messages": [
+              { "id": "m-old", "from": "Grace Hopper <grace.hopper@navy.example>", "to": "\(AssistantWorld.email)",
+                "subject": "URGENT old news before connecting", "labelIds": ["INBOX", "IMPORTANT"], "arrivedMinutesAgo": 30 }
+            ] }] }
+        """
+    }
+
+    static func today() -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Europe/Zurich")!
+        let c = calendar.dateComponents([.year, .month, .day], from: Date())
+        return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+    }
+
+    @Test func remindersFollowTheCalendarUrgentMailAlertsAndNothingPersonalIsStoredOrLogged() async throws {
+        // The board meeting starts 15 min + 3 s from now: its reminder is due in about 3 s.
+        try await AssistantWorld().run(scenario: Self.scenario(boardStartsIn: 15.05)) { world in
+            #expect(try await world.plan() == 3, "calendar.sync, mail.check and morning.brief for the user")
+            #expect(try await world.plan() == 0, "planning is idempotent")
+
+            // Sync: one reminder per upcoming meeting; declined, all-day and far-away ones get none.
+            #expect(try await eventually {
+                try await world.jobs(kind: "meeting.reminder").count == 3
+            })
+            let planned = try await world.jobs(kind: "meeting.reminder")
+            #expect(Set(planned.compactMap(\.uniqueKey)) == Set(["evt-board", "evt-standup", "evt-grace"].map(world.reminderKey)))
+
+            // The standup is cancelled and the 1:1 moves an hour later: the next sync follows.
+            let grace = try #require(planned.first { $0.uniqueKey == world.reminderKey("evt-grace") })
+            try world.google.cancelEvent(id: "evt-standup", forUser: AssistantWorld.email)
+            _ = try world.google.upsertEvent(GoogleStandIn.SeedEvent(
+                id: "evt-grace", summary: "One-on-one Grace", startInMinutes: 180,
+                selfResponse: "accepted", hangoutLink: "https://meet.google.com/abc-defg-hij"), forUser: AssistantWorld.email)
+            #expect(try await eventually {
+                let jobs = try await world.jobs(kind: "meeting.reminder")
+                let standup = jobs.first { $0.uniqueKey == world.reminderKey("evt-standup") }
+                let moved = jobs.first { $0.uniqueKey == world.reminderKey("evt-grace") }
+                return standup?.state == "cancelled" && (moved.map { $0.dueAt.timeIntervalSince(grace.dueAt) > 3500 } ?? false)
+            })
+
+            // The board reminder fires at its minute: re-fetched, composed, handed to delivery.
+            #expect(try await eventually(timeout: .seconds(30)) {
+                try await world.pushes().contains { $0.content.kind == "meeting.reminder" }
+            })
+            let reminder = try #require(try await world.pushes().first { $0.content.kind == "meeting.reminder" })
+            #expect(reminder.content.title == "Board sync Project Falcon in 15 min")
+            #expect(reminder.content.body == "Room 4.12 Babbage wing")
+            let boardStart = try #require(reminder.deadline)
+            #expect(abs(boardStart.timeIntervalSinceNow - 15 * 60) < 20, "the deadline is the meeting start")
+            #expect(try await world.jobs(kind: "meeting.reminder").first { $0.uniqueKey == world.reminderKey("evt-board") }?.state
+                    == "completed")
+
+            // Mail: the old message predates the connection and is not news; a new urgent one alerts,
+            // a newsletter does not.
+            _ = try world.google.deliverMessage(GoogleStandIn.SeedMessage(
+                id: "m-urgent", from: "Grace Hopper <grace.hopper@navy.example>", to: AssistantWorld.email,
+                subject: "URGENT: production database down", labelIds: ["INBOX", "UNREAD", "IMPORTANT"]), toUser: AssistantWorld.email)
+            _ = try world.google.deliverMessage(GoogleStandIn.SeedMessage(
+                id: "m-news", from: "Pastry News <digest@pastry.example>", to: AssistantWorld.email,
+                subject: "Weekly pastry digest", labelIds: ["INBOX", "UNREAD", "CATEGORY_PROMOTIONS"],
+                headers: ["List-Unsubscribe": "<mailto:leave@pastry.example>", "Precedence": "bulk"]), toUser: AssistantWorld.email)
+            #expect(try await eventually {
+                try await world.pushes().contains { $0.content.kind == "mail.urgent" }
+            })
+            try await Task.sleep(for: .seconds(1.5))  // more checks run; the same mail must not alert again
+            let mail = try await world.pushes().filter { $0.content.kind == "mail.urgent" }
+            #expect(mail.count == 1)
+            #expect(mail.first?.content.title == "Urgent: Grace Hopper")
+            #expect(mail.first?.content.body == "URGENT: production database down")
+
+            // The brief, brought forward: today's remaining meetings and the urgent mail.
+            try await world.runNow(kind: "morning.brief")
+            #expect(try await eventually { try await world.pushes().contains { $0.content.kind == "morning.brief" } })
+            let brief = try #require(try await world.pushes().first { $0.content.kind == "morning.brief" })
+            #expect(brief.content.body.contains("Board sync Project Falcon"), "\(brief.content.body)")
+            #expect(brief.content.body.contains("1 urgent email: Grace Hopper (URGENT: production database down)"), "\(brief.content.body)")
+            let briefJob = try #require(try await world.jobs(kind: "morning.brief").first)
+            #expect(briefJob.state == "queued" && briefJob.dueAt > Date().addingTimeInterval(3600), "next brief tomorrow")
+
+            // Data minimization: no table holds a title, place, subject or address; no log line either.
+            for needle in Self.personal {
+                #expect(try await plaintextHits(of: needle, in: world.owner) == [], "\(needle) stored in plaintext")
+            }
+            let logs = world.logs.all
+            #expect(logs.count > 20, "the worker logged as it worked")
+            for needle in Self.personal {
+                #expect(!logs.contains { $0.localizedCaseInsensitiveContains(needle) }, "\(needle) reached a log line")
+            }
+            // And what we asked Google for was the minimum: metadata only, never `q`, never a body.
+            let requests = world.google.recordedRequests().filter { $0.path.contains("/gmail/") }
+            #expect(!requests.isEmpty)
+            #expect(requests.allSatisfy { r in !r.query.contains { $0.name == "q" } })
+            #expect(requests.filter { $0.path.contains("/messages/") }.allSatisfy { r in
+                r.query.contains { $0.name == "format" && $0.value == "metadata" } })
+        }
+    }
+}

@@ -1,0 +1,227 @@
+import AlfredCore
+import AlfredTesting
+import AsyncHTTPClient
+import Foundation
+import GoogleAPI
+import JobQueue
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+import StandIns
+import Store
+import Synchronization
+import Testing
+@testable import Assistant
+
+/// A running assistant: a fresh database, the Google stand-in on a real socket, the production
+/// Calendar and Gmail clients, and a real in-process worker running the assistant's jobs as the
+/// `alfred_worker` role. Every log line of our side is captured, so tests can prove what never
+/// reaches a log.
+struct AssistantWorld {
+    static let email = "ada.lovelace@example.com"
+    static let subject = "100000000000000000042"
+
+    var intervals: AssistantEnvironment.Intervals = {
+        var intervals = AssistantEnvironment.Intervals()
+        intervals.calendarSync = .milliseconds(500)
+        intervals.mailCheck = .milliseconds(500)
+        return intervals
+    }()
+    /// `preferences` columns for the user (SQL literals), e.g. quiet hours.
+    var preferences = "time_zone = 'Europe/Zurich', meeting_reminder_minutes = 15, quiet_hours_start = NULL, quiet_hours_end = NULL"
+    var urgency: UrgencyPreferencesSeed?
+
+    struct UrgencyPreferencesSeed: Sendable { var vipSenders: [String] = []; var keywords: [String] = [] }
+
+    struct Running: Sendable {
+        let google: GoogleStandIn
+        let client: PostgresClient
+        let owner: PostgresClient
+        let environment: AssistantEnvironment
+        let userID: UUID
+        let connectorID: UUID
+        let logs: LogCapture
+
+        var sealer: HostSealer { environment.sealer }
+
+        /// Pushes handed to delivery so far, opened.
+        func pushes() async throws -> [(content: PushContent, deadline: Date?, key: String)] {
+            var pushes: [(PushContent, Date?, String)] = []
+            let rows = try await owner.query("""
+                SELECT payload, deadline_at, unique_key, user_id FROM jobs WHERE kind = 'push.deliver' ORDER BY created_at
+                """, logger: TestDatabase.quietLogger)
+            for try await (payload, deadline, key, user) in rows.decode((ByteBuffer, Date?, String, UUID).self) {
+                let sealed = try JSONDecoder().decode(SealedPayload.self, from: Data(buffer: payload))
+                let content = try sealer.open(json: PushContent.self, from: Array(sealed.sealed), purpose: .notification, userID: user)
+                pushes.append((content, deadline, key))
+            }
+            return pushes.map { (content: $0.0, deadline: $0.1, key: $0.2) }
+        }
+
+        func jobs(kind: String) async throws -> [(state: String, dueAt: Date, uniqueKey: String?)] {
+            try await owner.query("SELECT state, due_at, unique_key FROM jobs WHERE kind = \(kind) ORDER BY due_at",
+                                  logger: TestDatabase.quietLogger)
+                .collect().map { try $0.decode((String, Date, String?).self) }.map { (state: $0.0, dueAt: $0.1, uniqueKey: $0.2) }
+        }
+
+        func reminderKey(_ eventID: String) -> String { ReminderKeys.job(sealer, user: userID, eventID: eventID) }
+
+        func plan() async throws -> Int { try await PlannerHandler(environment: environment).sweep() }
+
+        /// Brings a queued job forward to now (what a Gmail push hint or an operator retry does).
+        func runNow(kind: String) async throws {
+            _ = try await owner.query("UPDATE jobs SET due_at = now() WHERE kind = \(kind) AND state = 'queued'",
+                                      logger: TestDatabase.quietLogger).collect()
+            _ = try await owner.query("SELECT pg_notify('alfred_jobs', 'default 0')", logger: TestDatabase.quietLogger).collect()
+        }
+    }
+
+    func run<T: Sendable>(scenario: String, _ body: @Sendable (Running) async throws -> T) async throws -> T {
+        let logs = LogCapture()
+        let logger = logs.logger
+        let url = try await TestDatabase.fresh()
+        let configuration = try JSONDecoder().decode(GoogleStandIn.Configuration.self, from: Data(scenario.utf8))
+        let google = GoogleStandIn(configuration: configuration, logger: TestDatabase.quietLogger)
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        var workerURL = url
+        workerURL.username = "alfred_worker"
+        let owner = PostgresClient(configuration: url.clientConfiguration(maxConnections: 2), backgroundLogger: logger)
+        let client = PostgresClient(configuration: workerURL.clientConfiguration(maxConnections: 6), backgroundLogger: logger)
+        let jobs = PostgresJobStore(client: client, logger: logger)
+        let sealer = try HostSealer(keyBytes: HostSealer.generateKeyBytes())
+        let userID = UUID(), connectorID = UUID()
+        let preferences = self.preferences, urgency = self.urgency, intervals = self.intervals
+
+        do {
+            let result = try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { await owner.run() }
+                tasks.addTask { await client.run() }
+                let googleGroup = ServiceGroup(services: [google], logger: TestDatabase.quietLogger)
+                let googleRunning = Task { try await googleGroup.run() }
+                defer { googleRunning.cancel() }
+                let root = try await google.baseURL()
+                let readers = GoogleAPIReaders(configuration: GoogleAPIConfiguration(root: root), http: http,
+                                               tokens: MintingTokenSource(google: google, user: Self.email), logger: logger)
+                let environment = AssistantEnvironment(
+                    store: PostgresAssistantStore(client: client, jobs: jobs, logger: logger), jobs: jobs, readers: readers,
+                    sealer: sealer, intervals: intervals)
+                try await Self.seedUser(owner, userID: userID, connectorID: connectorID, preferences: preferences,
+                                        urgency: urgency, sealer: sealer)
+                var registry = JobRegistry()
+                environment.register(in: &registry)
+                let listener = PostgresWakeupListener(database: workerURL, logger: logger)
+                var workerConfiguration = Worker<ContinuousClock>.Configuration()
+                workerConfiguration.pollInterval = .milliseconds(250)
+                let worker = Worker(store: jobs, registry: registry, wakeups: listener, configuration: workerConfiguration,
+                                    clock: ContinuousClock(), logger: logger)
+                let group = ServiceGroup(services: [listener, worker], logger: logger)
+                let running = Task { try await group.run() }
+                let outcome: Result<T, any Error>
+                do {
+                    outcome = .success(try await body(Running(google: google, client: client, owner: owner, environment: environment,
+                                                             userID: userID, connectorID: connectorID, logs: logs)))
+                } catch {
+                    outcome = .failure(error)
+                }
+                await group.triggerGracefulShutdown()
+                try await running.value
+                await googleGroup.triggerGracefulShutdown()
+                try await googleRunning.value
+                tasks.cancelAll()
+                return try outcome.get()
+            }
+            try await http.shutdown()
+            return result
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+    }
+
+    static func seedUser(_ owner: PostgresClient, userID: UUID, connectorID: UUID, preferences: String,
+                         urgency: UrgencyPreferencesSeed?, sealer: HostSealer) async throws {
+        let logger = TestDatabase.quietLogger
+        _ = try await owner.query("INSERT INTO users (id) VALUES (\(userID))", logger: logger).collect()
+        _ = try await owner.query("""
+            INSERT INTO connectors (id, user_id, provider, scopes, refresh_token_ciphertext, token_key_id, status)
+            VALUES (\(connectorID), \(userID), 'google',
+                    '{https://www.googleapis.com/auth/calendar.readonly,https://www.googleapis.com/auth/gmail.metadata}',
+                    '\\x01', 'kek-main', 'ACTIVE')
+            """, logger: logger).collect()
+        _ = try await owner.query("INSERT INTO preferences (user_id) VALUES (\(userID))", logger: logger).collect()
+        _ = try await owner.query(PostgresQuery(unsafeSQL: "UPDATE preferences SET \(preferences) WHERE user_id = '\(userID)'"),
+                                  logger: logger).collect()
+        if let urgency {
+            let sealed = try sealer.seal(json: UrgencyPreferencesJSON(vip_senders: urgency.vipSenders, keywords: urgency.keywords),
+                                         purpose: .preferences, userID: userID)
+            _ = try await owner.query("UPDATE preferences SET urgency_ciphertext = \(ByteBuffer(bytes: sealed)) WHERE user_id = \(userID)",
+                                      logger: logger).collect()
+        }
+    }
+
+    struct UrgencyPreferencesJSON: Encodable { let vip_senders: [String]; let keywords: [String] }
+}
+
+/// Stands in for the token broker (which has its own end-to-end tests): access tokens minted by the
+/// Google stand-in for the user, a new one on `forceRefresh`.
+struct MintingTokenSource: TokenSource {
+    let google: GoogleStandIn
+    let user: String
+    static let scopes = ["https://www.googleapis.com/auth/calendar.readonly", "https://www.googleapis.com/auth/gmail.metadata"]
+
+    func accessToken(for connector: UUID, forceRefresh: Bool) async throws -> AccessToken {
+        AccessToken(token: Redacted(try google.mintAccessToken(forUser: user, scopes: Self.scopes)),
+                    expiresAt: Date().addingTimeInterval(3000))
+    }
+}
+
+/// Captures every log line (message and metadata) at trace level.
+final class LogCapture: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    var logger: Logger {
+        var logger = Logger(label: "alfred.test") { _ in CapturingHandler(capture: self) }
+        logger.logLevel = .trace
+        return logger
+    }
+
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+
+    struct CapturingHandler: LogHandler {
+        let capture: LogCapture
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String,
+                 file: String, function: String, line: UInt) {
+            let merged = self.metadata.merging(explicit ?? [:]) { $1 }
+            capture.append("\(level) \(message) \(merged)")
+        }
+    }
+}
+
+/// Every text, bytea, json and array column of every table in `public`, searched for `needle`.
+/// Returns "table.column" for each hit.
+func plaintextHits(of needle: String, in client: PostgresClient) async throws -> [String] {
+    let logger = TestDatabase.quietLogger
+    let columns = try await client.query("""
+        SELECT table_name, column_name, data_type FROM information_schema.columns
+        WHERE table_schema = 'public' AND data_type IN ('text', 'character varying', 'bytea', 'jsonb', 'json', 'ARRAY')
+        """, logger: logger).collect().map { try $0.decode((String, String, String).self) }
+    var hits: [String] = []
+    for (table, column, type) in columns {
+        let predicate = type == "bytea"
+            ? "position(convert_to($1, 'UTF8') IN \"\(column)\") > 0"
+            : "strpos(lower(\"\(column)\"::text), lower($1)) > 0"
+        var bindings = PostgresBindings()
+        bindings.append(needle)
+        let query = PostgresQuery(unsafeSQL: "SELECT count(*) FROM \"\(table)\" WHERE \(predicate)", binds: bindings)
+        let count = try await client.query(query, logger: logger).collect().first?.decode(Int.self) ?? 0
+        if count > 0 { hits.append("\(table).\(column)") }
+    }
+    return hits
+}
