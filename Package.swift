@@ -137,7 +137,7 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]),
-        .testTarget(name: "UrgencyTests", dependencies: ["Urgency", "AlfredCore"]),
+        .testTarget(name: "UrgencyTests", dependencies: ["Urgency", "AlfredCore"], exclude: ["Fixtures"]),
         .testTarget(name: "GoogleAPITests", dependencies: ["GoogleAPI", "StandIns", "AlfredCore", "AlfredTesting",
             .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "NIOCore", package: "swift-nio")]),

@@ -69,6 +69,8 @@ public protocol AssistantStore: Sendable {
     /// `after`, each with the recurring kinds (of `kinds`) that have no live job keyed `<kind>:<user>`.
     func recurringJobGaps(kinds: [String], after: UUID?, limit: Int) async throws -> [(user: UUID, missing: [String])]
     func cursor(connectorID: UUID, kind: String) async throws -> [UInt8]?
+    /// One statement, outside any transaction (the common case: nothing else to write).
+    func saveCursor(connectorID: UUID, userID: UUID, kind: String, sealed: [UInt8]) async throws
     /// Which of these idempotency keys were already used.
     func usedNotificationKeys(_ keys: [String]) async throws -> Set<String>
     /// Cancels queued jobs with these unique keys (a cancelled or declined meeting's reminder).
@@ -83,8 +85,5 @@ public protocol AssistantStore: Sendable {
 extension AssistantStore {
     public func notify(_ notification: OutboundNotification) async throws -> Bool {
         try await transaction { try await $0.notify(notification) }
-    }
-    public func saveCursor(connectorID: UUID, userID: UUID, kind: String, sealed: [UInt8]) async throws {
-        try await transaction { try await $0.saveCursor(connectorID: connectorID, userID: userID, kind: kind, sealed: sealed) }
     }
 }

@@ -71,6 +71,15 @@ public struct MailCheckHandler: JobHandler {
         }
 
         let candidates = scored
+        if candidates.isEmpty && changes.historyID == cursor.historyID && ownThreads == cursor.ownThreads {
+            // Nothing arrived: the stored cursor is still right (the common idle check costs no write).
+            return .runAgain(.after(env.intervals.mailCheck))
+        }
+        if candidates.isEmpty {
+            try await save(MailCursor(historyID: changes.historyID, address: cursor.address,
+                                      ownThreads: Array(ownThreads.suffix(Self.ownThreadMemory)), checkedAt: now), user: user)
+            return .runAgain(.after(env.intervals.mailCheck))
+        }
         let next = MailCursor(historyID: changes.historyID, address: cursor.address,
                               ownThreads: Array(ownThreads.suffix(Self.ownThreadMemory)), checkedAt: now)
         let sealedNext = try env.sealer.seal(json: next, purpose: .cursor, userID: user.userID)

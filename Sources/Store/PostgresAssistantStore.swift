@@ -42,6 +42,11 @@ public struct PostgresAssistantStore: AssistantStore {
         return nil
     }
 
+    public func saveCursor(connectorID: UUID, userID: UUID, kind: String, sealed: [UInt8]) async throws {
+        _ = try await client.query(AssistantSQL.saveCursor(
+            connectorID: connectorID, userID: userID, kind: kind, sealed: ByteBuffer(bytes: sealed)), logger: logger)
+    }
+
     public func usedNotificationKeys(_ keys: [String]) async throws -> Set<String> {
         guard !keys.isEmpty else { return [] }
         var used: Set<String> = []

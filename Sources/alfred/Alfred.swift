@@ -9,7 +9,7 @@ struct Alfred: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "alfred",
         abstract: "Alfred's worker service: a durable Postgres job queue and the workers that run it.",
-        subcommands: [DevCommand.self, MigrateCommand.self, WorkerCommand.self, JobsCommand.self, AttestationCommand.self, KeysCommand.self, BrokerCommand.self, SandboxCommand.self])
+        subcommands: [DevCommand.self, MigrateCommand.self, WorkerCommand.self, JobsCommand.self, AttestationCommand.self, KeysCommand.self, BrokerCommand.self, SandboxCommand.self, UrgencyCommand.self])
 
     static func main() async {
         // Output for people and scripts is line-buffered even into a pipe, so nothing is lost on Ctrl-C.
@@ -29,6 +29,8 @@ struct Alfred: AsyncParsableCommand {
             }
         } catch let code as ExitCode {
             exit(withError: code)
+        } catch where String(reflecting: type(of: error)) == "ArgumentParser.CommandError" {
+            exit(withError: error)  // `alfred <command> --help`: the parser prints the help text
         } catch {
             // A failure while running: the message says what to do; usage text would only hide it.
             FileHandle.standardError.write(Data("Error: \(error)\n".utf8))

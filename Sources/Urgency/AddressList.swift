@@ -1,0 +1,63 @@
+/// Email addresses out of RFC 5322 address headers (`From`, `To`, `Cc`), lowercased.
+///
+/// Handles what real headers contain: `"Doe, Jane" <jane@example.com>` (a comma inside quotes),
+/// bare `bob@example.org`, `Name <addr>` lists, `(comments)`, groups such as
+/// `undisclosed-recipients:;` or `Team: a@example.com, b@example.com;`, and escaped quotes.
+/// It is not a validator: anything without an `@` is dropped, because only addresses are compared.
+public enum AddressList {
+    public static func addresses(in header: String?) -> [String] {
+        guard let header else { return [] }
+        var result: [String] = []
+        var current = ""      // the text of the current mailbox, outside quotes and comments
+        var angle: String?    // the text inside <…>, when the mailbox has one
+        var inQuotes = false, escaped = false, commentDepth = 0, inAngle = false
+
+        func finish() {
+            let candidate = (angle ?? current).trimmingCharacters(in: .whitespacesAndNewlines)
+            // A group's display name ends at ':'; what follows is the first member.
+            let address = candidate.split(separator: ":").last.map(String.init)?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            if address.contains("@"), !address.contains(" ") { result.append(address.lowercased()) }
+            current = ""; angle = nil
+        }
+
+        for character in header {
+            if escaped { escaped = false; if inAngle { angle?.append(character) }; continue }
+            switch character {
+            case "\\" where inQuotes || commentDepth > 0: escaped = true
+            case "\"" where commentDepth == 0 && !inAngle: inQuotes.toggle()
+            case _ where inQuotes: continue  // display names are never compared
+            case "(" where !inAngle: commentDepth += 1
+            case ")" where !inAngle && commentDepth > 0: commentDepth -= 1
+            case _ where commentDepth > 0: continue
+            case "<": inAngle = true; angle = ""
+            case ">": inAngle = false
+            case _ where inAngle: angle?.append(character)
+            case ",", ";": finish()
+            default: current.append(character)
+            }
+        }
+        finish()
+        return result
+    }
+
+    /// The one sender address of a `From` header, if it has one.
+    public static func sender(in header: String?) -> String? { addresses(in: header).first }
+
+    /// Comparable form: lowercased, and a `+tag` subaddress dropped (`ada+shop@example.com` is Ada).
+    static func canonical(_ address: String) -> String {
+        let lower = address.lowercased()
+        guard let at = lower.lastIndex(of: "@") else { return lower }
+        let local = lower[..<at], domain = lower[lower.index(after: at)...]
+        let base = local.split(separator: "+", maxSplits: 1, omittingEmptySubsequences: false).first ?? local
+        return "\(base)@\(domain)"
+    }
+
+    static func domain(of address: String) -> Substring? {
+        address.lastIndex(of: "@").map { address[address.index(after: $0)...] }
+    }
+
+    static func localPart(of address: String) -> Substring? {
+        address.lastIndex(of: "@").map { address[..<$0] }
+    }
+}
