@@ -5,5 +5,5 @@
 /// every request it serves (secrets redacted) and answers injected faults, all driven through a
 /// `/_fake/...` control plane (a prefix the real services never use) or the equivalent Swift calls.
 ///
-/// - `GoogleStandIn`: OAuth 2.0 authorize, token and revoke endpoints (Calendar and Gmail later).
+/// - `GoogleStandIn`: OAuth 2.0 authorize, token and revoke endpoints, Calendar v3 and Gmail v1.
 public enum StandIns {}

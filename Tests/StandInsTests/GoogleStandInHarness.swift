@@ -35,10 +35,10 @@ struct GoogleHarness {
 
     /// Runs `body` against a fresh stand-in inside a ServiceGroup, as production runs it; shuts it
     /// down gracefully and stops the client whatever happens.
-    static func with(_ configuration: GoogleStandIn.Configuration = configuration(),
+    static func with(_ configuration: GoogleStandIn.Configuration = configuration(), clock: StandInClock = StandInClock(),
                      _ body: (GoogleHarness) async throws -> Void) async throws {
         let logger = Logger(label: "alfred.standin.test")
-        let standIn = GoogleStandIn(configuration: configuration, logger: logger)
+        let standIn = GoogleStandIn(configuration: configuration, clock: clock, logger: logger)
         let services = ServiceGroup(services: [standIn], logger: logger)
         let client = HTTPClient(eventLoopGroupProvider: .singleton,
                                 configuration: .init(redirectConfiguration: .disallow))

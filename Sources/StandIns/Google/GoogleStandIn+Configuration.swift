@@ -15,7 +15,8 @@ extension GoogleStandIn {
         }
     }
 
-    /// A Google account that "signs in" on the authorization page.
+    /// A Google account that "signs in" on the authorization page, with its primary calendar and
+    /// mailbox (see `SeedEvent` and `SeedMessage`). Only `subject` and `email` are required.
     public struct User: Sendable, Codable, Equatable {
         /// Google's stable account id (`sub`).
         public var subject: String
@@ -23,11 +24,32 @@ extension GoogleStandIn {
         /// What this user consents to; nil grants everything requested. Models granular consent,
         /// where Google grants fewer scopes than asked for.
         public var grantedScopes: [String]?
+        /// The calendar's IANA zone (`settings/timezone`, `timeZone` of event lists); nil means UTC.
+        public var timeZone: String?
+        /// Seeded on the primary calendar whenever the stand-in starts or resets; relative times
+        /// count from the stand-in's clock at that moment.
+        public var events: [SeedEvent]
+        /// Seeded in the mailbox whenever the stand-in starts or resets.
+        public var messages: [SeedMessage]
 
-        public init(subject: String, email: String, grantedScopes: [String]? = nil) {
+        public init(subject: String, email: String, grantedScopes: [String]? = nil, timeZone: String? = nil,
+                    events: [SeedEvent] = [], messages: [SeedMessage] = []) {
             self.subject = subject
             self.email = email
             self.grantedScopes = grantedScopes
+            self.timeZone = timeZone
+            self.events = events
+            self.messages = messages
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            subject = try container.decode(String.self, forKey: .subject)
+            email = try container.decode(String.self, forKey: .email)
+            grantedScopes = try container.decodeIfPresent([String].self, forKey: .grantedScopes)
+            timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
+            events = try container.decodeIfPresent([SeedEvent].self, forKey: .events) ?? []
+            messages = try container.decodeIfPresent([SeedMessage].self, forKey: .messages) ?? []
         }
     }
 
@@ -83,8 +105,15 @@ extension GoogleStandIn {
     ///   "clients": [{ "id": "alfred-dev", "secret": "dev-secret",
     ///                 "redirectURIs": ["http://127.0.0.1:8080/oauth/google/callback"] }],
     ///   "users": [{ "subject": "100000000000000000001", "email": "ada@example.com",
-    ///               "grantedScopes": ["https://www.googleapis.com/auth/calendar.readonly"] }],
-    ///   "oauth": { "accessTokenLifetimeSeconds": 3599, "consent": "approve" } }
+    ///               "grantedScopes": ["https://www.googleapis.com/auth/calendar.readonly"],
+    ///               "timeZone": "Europe/Zurich",
+    ///               "events": [{ "id": "evt-board", "summary": "Board sync", "startInMinutes": 20,
+    ///                            "durationMinutes": 30, "selfResponse": "accepted" }],
+    ///               "messages": [{ "id": "m-001", "from": "Grace Hopper <grace@navy.example>",
+    ///                              "subject": "Deploy?", "labelIds": ["INBOX", "UNREAD"], "arrivedMinutesAgo": 5 }] }],
+    ///   "oauth": { "accessTokenLifetimeSeconds": 3599, "consent": "approve" },
+    ///   "calendar": { "syncTokenLifetimeSeconds": 604800, "updatedMinHorizonSeconds": 2419200 },
+    ///   "gmail": { "historyRetentionSeconds": 604800, "watchLifetimeSeconds": 604800 } }
     /// ```
     public struct Configuration: Sendable, Codable, Equatable {
         /// Loopback by default: the stand-in hands out tokens to whoever asks.
@@ -95,14 +124,19 @@ extension GoogleStandIn {
         /// The first user signs in unless `login_hint` names another by email or subject.
         public var users: [User] = []
         public var oauth: OAuthSettings = OAuthSettings()
+        public var calendar: CalendarSettings = CalendarSettings()
+        public var gmail: GmailSettings = GmailSettings()
 
         public init(host: String = "127.0.0.1", port: Int = 0, clients: [Client] = [], users: [User] = [],
-                    oauth: OAuthSettings = OAuthSettings()) {
+                    oauth: OAuthSettings = OAuthSettings(), calendar: CalendarSettings = CalendarSettings(),
+                    gmail: GmailSettings = GmailSettings()) {
             self.host = host
             self.port = port
             self.clients = clients
             self.users = users
             self.oauth = oauth
+            self.calendar = calendar
+            self.gmail = gmail
         }
 
         public init(from decoder: any Decoder) throws {
@@ -112,6 +146,8 @@ extension GoogleStandIn {
             clients = try container.decodeIfPresent([Client].self, forKey: .clients) ?? []
             users = try container.decodeIfPresent([User].self, forKey: .users) ?? []
             oauth = try container.decodeIfPresent(OAuthSettings.self, forKey: .oauth) ?? OAuthSettings()
+            calendar = try container.decodeIfPresent(CalendarSettings.self, forKey: .calendar) ?? CalendarSettings()
+            gmail = try container.decodeIfPresent(GmailSettings.self, forKey: .gmail) ?? GmailSettings()
         }
 
         /// Reads a scenario file (the JSON shape above).
@@ -123,6 +159,10 @@ extension GoogleStandIn {
             do { self = try JSONDecoder().decode(Configuration.self, from: data) } catch {
                 throw StandInError(.invalidScenario,
                                    "scenario file \(path) is not a valid Google stand-in configuration: \(error)")
+            }
+            let problems = GoogleStandIn.seedProblems(self)
+            guard problems.isEmpty else {
+                throw StandInError(.invalidScenario, "scenario file \(path): \(problems.joined(separator: "; "))")
             }
         }
     }

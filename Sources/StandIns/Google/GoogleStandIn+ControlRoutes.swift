@@ -16,7 +16,17 @@ import Hummingbird
 /// | `POST /_fake/state` | a scenario (`GoogleStandIn.Configuration` JSON) | 204, after a reset onto it |
 /// | `POST /_fake/oauth/revoke` | `{"refreshToken": ...}` or `{"subject": ...}` | `{"revoked": n}` (404 when 0) |
 /// | `POST /_fake/oauth/consent` | `{"decision": "approve"\|"deny"}` | `{"decision": ...}` |
+/// | `POST /_fake/state/events` | `{"user": email\|subject, "event": SeedEvent}` | 201 `{"id": ...}` |
+/// | `POST /_fake/state/events/cancel` | `{"user": ..., "id": ...}` | `{"id": ...}` |
+/// | `POST /_fake/state/messages` | `{"user": ..., "message": SeedMessage}` | 201 `{"id": ...}` |
+/// | `POST /_fake/state/messages/delete` | `{"user": ..., "id": ...}` | `{"id": ...}` |
+/// | `POST /_fake/state/sync-tokens/expire` | | 204 (every Calendar sync token answers 410) |
+/// | `POST /_fake/state/history/expire` | | 204 (every Gmail history id handed out answers 404) |
+/// | `POST /_fake/tokens` | `{"user": ..., "scopes": [...]}` | `{"access_token", "expires_in", "scope", "token_type"}` |
 ///
+/// `"fault"` also takes the Calendar/Gmail faults: `auth_error` (401), `rate_limit_exceeded` and
+/// `user_rate_limit_exceeded` (403), `too_many_requests` (429 + Retry-After), `backend_error` (500),
+/// `service_unavailable` (503), `full_sync_required` and `updated_min_too_long_ago` (410), `not_found` (404).
 /// Omitting `times` makes a fault answer every matching request until removed or reset.
 extension GoogleStandIn {
     private struct FaultRequest: Decodable {
@@ -43,6 +53,28 @@ extension GoogleStandIn {
         var subject: String?
     }
     private struct Consent: Codable { var decision: ConsentDecision }
+    private struct EventChange: Decodable {
+        var user: String
+        var event: SeedEvent
+    }
+    private struct MessageChange: Decodable {
+        var user: String
+        var message: SeedMessage
+    }
+    private struct Removal: Decodable {
+        var user: String
+        var id: String
+    }
+    private struct TokenRequest: Decodable {
+        var user: String
+        var scopes: [String]
+    }
+    private struct MintedToken: Encodable {
+        var access_token: String
+        var expires_in: Int
+        var scope: String
+        var token_type = "Bearer"
+    }
     private struct ControlError: Encodable { var error: String }
 
     /// A control call that cannot be done; answers `{"error": message}` so every control error reads alike.
@@ -98,9 +130,13 @@ extension GoogleStandIn {
             return Response(status: .noContent)
         }
         router.post("\(prefix)/state") { request, _ in
-            self.replaceScenario(try await Self.decode(Configuration.self, from: request))
+            let configuration = try await Self.decode(Configuration.self, from: request)
+            let problems = Self.seedProblems(configuration)
+            guard problems.isEmpty else { throw ControlFailure(message: problems.joined(separator: "; ")) }
+            self.replaceScenario(configuration)
             return Response(status: .noContent)
         }
+        addStateRoutes(to: router, prefix: prefix)
         router.post("\(prefix)/oauth/revoke") { request, _ in
             let body = try await Self.decode(ServerRevocation.self, from: request)
             let count: Int
@@ -119,14 +155,65 @@ extension GoogleStandIn {
         }
     }
 
+    /// Live changes to calendars and mailboxes, and bearer tokens without the OAuth dance.
+    private func addStateRoutes(to router: Router<BasicRequestContext>, prefix: String) {
+        router.post("\(prefix)/state/events") { request, _ in
+            let body = try await Self.decode(EventChange.self, from: request)
+            let id = try Self.controlled { () throws(StandInError) in try self.upsertEvent(body.event, forUser: body.user) }
+            return try Self.controlJSON(["id": id], status: .created)
+        }
+        router.post("\(prefix)/state/events/cancel") { request, _ in
+            let body = try await Self.decode(Removal.self, from: request)
+            try Self.controlled { () throws(StandInError) in try self.cancelEvent(id: body.id, forUser: body.user) }
+            return try Self.controlJSON(["id": body.id])
+        }
+        router.post("\(prefix)/state/messages") { request, _ in
+            let body = try await Self.decode(MessageChange.self, from: request)
+            let id = try Self.controlled { () throws(StandInError) in try self.deliverMessage(body.message, toUser: body.user) }
+            return try Self.controlJSON(["id": id], status: .created)
+        }
+        router.post("\(prefix)/state/messages/delete") { request, _ in
+            let body = try await Self.decode(Removal.self, from: request)
+            try Self.controlled { () throws(StandInError) in try self.deleteMessage(id: body.id, forUser: body.user) }
+            return try Self.controlJSON(["id": body.id])
+        }
+        router.post("\(prefix)/state/sync-tokens/expire") { _, _ in
+            self.expireSyncTokens()
+            return Response(status: .noContent)
+        }
+        router.post("\(prefix)/state/history/expire") { _, _ in
+            self.expireHistory()
+            return Response(status: .noContent)
+        }
+        router.post("\(prefix)/tokens") { request, _ in
+            let body = try await Self.decode(TokenRequest.self, from: request)
+            let token = try Self.controlled { () throws(StandInError) in
+                try self.mintAccessToken(forUser: body.user, scopes: body.scopes)
+            }
+            let lifetime = self.scenario.withLock { $0.oauth.accessTokenLifetimeSeconds }
+            return try Self.controlJSON(MintedToken(access_token: token, expires_in: lifetime,
+                                                    scope: body.scopes.joined(separator: " ")))
+        }
+    }
+
+    /// Runs a state change; its error becomes a control-plane 400 (404 when the user is unknown).
+    private static func controlled<T>(_ change: () throws(StandInError) -> T) throws(ControlFailure) -> T {
+        do { return try change() } catch {
+            throw ControlFailure(status: error.message.hasPrefix("no user") ? .notFound : .badRequest, message: error.message)
+        }
+    }
+
     /// Turns the JSON shape into a rule: a named Google fault, a custom response, or latency only.
     private static func rule(from body: FaultRequest) throws(StandInError) -> FaultRule {
         var response = body.respond
         var name = body.respond == nil ? "latency" : "custom"
         if let fault = body.fault {
             guard body.respond == nil else { throw StandInError(.invalidFault, "send either fault or respond, not both") }
-            guard let canned = CannedResponse.googleFault(named: fault, retryAfterSeconds: body.retryAfterSeconds) else {
-                throw StandInError(.invalidFault, "unknown fault '\(fault)'; use one of \(CannedResponse.googleFaultNames.joined(separator: ", "))")
+            guard let canned = CannedResponse.googleFault(named: fault, retryAfterSeconds: body.retryAfterSeconds)
+                ?? CannedResponse.googleAPIFault(named: fault, retryAfterSeconds: body.retryAfterSeconds)
+            else {
+                let names = CannedResponse.googleFaultNames + CannedResponse.googleAPIFaultNames
+                throw StandInError(.invalidFault, "unknown fault '\(fault)'; use one of \(names.joined(separator: ", "))")
             }
             response = canned
             name = fault

@@ -4,21 +4,26 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 
-/// A local fake of Google's OAuth 2.0 endpoints (and, later, Calendar and Gmail) on a real loopback
-/// socket, speaking Google's wire formats so production clients reach it by base URL alone.
+/// A local fake of Google's OAuth 2.0 endpoints, Calendar v3 and Gmail v1 on a real loopback socket,
+/// speaking Google's wire formats so production clients reach it by base URL alone.
 ///
 /// ```swift
 /// let google = GoogleStandIn(configuration: .init(clients: [client], users: [user]))
 /// group.addTask { try await google.run() }          // or put it in a ServiceGroup
 /// let endpoints = try await google.endpoints()      // authorization, token and revoke URLs
+/// let calendar = try await google.calendarBaseURL() // replaces https://www.googleapis.com/calendar/v3
+/// let gmail = try await google.gmailBaseURL()       // replaces https://gmail.googleapis.com/gmail/v1
 /// ```
 ///
-/// It owns the state every route shares: the OAuth ledger (codes, grants, access tokens), the fault
-/// plan, the request recordings and the fake clock. Routes live in extensions, one file per API.
+/// It owns the state every route shares: the OAuth ledger (codes, grants, access tokens), the users'
+/// calendars and mailboxes, the fault plan, the request recordings and the fake clock. Routes live in
+/// extensions, one file per API.
 public final class GoogleStandIn: Service, Sendable {
     /// The scenario the stand-in starts from and returns to on `reset()`.
-    private let scenario: Mutex<Configuration>
+    let scenario: Mutex<Configuration>
     let ledger: Mutex<OAuthLedger>
+    /// Calendars and mailboxes, seeded from the scenario relative to the clock at (re)start.
+    let accounts: Mutex<Accounts>
     let faults = FaultPlan()
     let recorder = RequestRecorder()
     let boundPort = BoundPort()
@@ -31,8 +36,11 @@ public final class GoogleStandIn: Service, Sendable {
                 logger: Logger = Logger(label: "alfred.standin.google")) {
         scenario = Mutex(configuration)
         ledger = Mutex(OAuthLedger(configuration: configuration))
+        let (accounts, problems) = Self.seedAccounts(configuration, now: clock.now())
+        self.accounts = Mutex(accounts)
         self.clock = clock
         self.logger = logger
+        Self.report(problems, logger: logger)
     }
 
     // MARK: Lifecycle
@@ -44,6 +52,8 @@ public final class GoogleStandIn: Service, Sendable {
         let router = Router()
         router.add(middleware: TrafficMiddleware(faults: faults, recorder: recorder, clock: clock, logger: logger))
         addOAuthRoutes(to: router)
+        addCalendarRoutes(to: router)
+        addGmailRoutes(to: router)
         addControlRoutes(to: router)
         let boundPort = self.boundPort
         let address = "\(configuration.host):\(configuration.port)"
@@ -72,12 +82,18 @@ public final class GoogleStandIn: Service, Sendable {
         try await boundPort.wait()
     }
 
-    /// `http://127.0.0.1:<port>`: what replaces `https://oauth2.googleapis.com` (and, later,
-    /// `https://www.googleapis.com` and `https://gmail.googleapis.com`) in client configuration.
+    /// `http://127.0.0.1:<port>`: what replaces `https://oauth2.googleapis.com`,
+    /// `https://www.googleapis.com` and `https://gmail.googleapis.com` in client configuration.
     public func baseURL() async throws -> String {
         let host = scenario.withLock { $0.host }
         return "http://\(host.contains(":") ? "[\(host)]" : host):\(try await port())"
     }
+
+    /// `GOOGLE_CALENDAR_BASE_URL`: `<base>/calendar/v3`, as `https://www.googleapis.com/calendar/v3`.
+    public func calendarBaseURL() async throws -> String { try await baseURL() + "/calendar/v3" }
+
+    /// `GMAIL_BASE_URL`: `<base>/gmail/v1`, as `https://gmail.googleapis.com/gmail/v1`.
+    public func gmailBaseURL() async throws -> String { try await baseURL() + "/gmail/v1" }
 
     /// The three OAuth URLs of external-apis §0.1, pointing here.
     public func endpoints() async throws -> OAuthEndpoints {
@@ -146,13 +162,23 @@ public final class GoogleStandIn: Service, Sendable {
     /// Moves the fake clock forward: codes, access tokens and refresh tokens age accordingly.
     public func advanceClock(bySeconds seconds: TimeInterval) { clock.advance(bySeconds: seconds) }
 
-    /// Back to the starting scenario: no tokens, faults, recordings or clock offset.
+    /// Back to the starting scenario: no tokens, faults, recordings or clock offset; calendars and
+    /// mailboxes seeded afresh relative to the reset clock.
     public func reset() {
         let configuration = scenario.withLock { $0 }
         ledger.withLock { $0 = OAuthLedger(configuration: configuration) }
         faults.removeAll()
         recorder.removeAll()
         clock.reset()
+        let (seeded, problems) = Self.seedAccounts(configuration, now: clock.now())
+        accounts.withLock { $0 = seeded }
+        Self.report(problems, logger: logger)
+    }
+
+    private static func report(_ problems: [String], logger: Logger) {
+        for problem in problems {
+            logger.error("stand-in scenario seed skipped", metadata: ["alfred.standin.problem": "\(problem)"])
+        }
     }
 
     /// Makes `configuration` the starting scenario and resets to it. The listening address stays.

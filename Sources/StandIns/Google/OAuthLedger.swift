@@ -301,6 +301,24 @@ struct OAuthLedger: Sendable {
 
     // MARK: Bearer tokens for the data APIs
 
+    /// The client id recorded for tokens minted by `GoogleStandIn.mintAccessToken(forUser:scopes:)`.
+    static let mintedClientID = "stand-in-minted"
+
+    /// An access token for `subject` without the consent dance: a grant of its own with no refresh
+    /// token, so it expires, validates and is revoked like any other. Nil for an unknown subject.
+    mutating func mintAccessToken(subject: String, scopes: [String], now: Date) -> String? {
+        guard configuration.users.contains(where: { $0.subject == subject }) else { return nil }
+        let grantID = nextGrantID
+        nextGrantID += 1
+        grants[grantID] = Grant(id: grantID, clientID: Self.mintedClientID, subject: subject, scopes: scopes,
+                                refreshToken: nil, issuedAt: now, lastUsedAt: now)
+        let token = TokenMint.accessToken()
+        accessTokens[token] = AccessToken(
+            grantID: grantID, scopes: scopes,
+            expiresAt: now.addingTimeInterval(TimeInterval(configuration.oauth.accessTokenLifetimeSeconds)))
+        return token
+    }
+
     func validate(accessToken token: String, now: Date) throws(BearerTokenRejection) -> AccessTokenInfo {
         guard let access = accessTokens[token], let grant = grants[access.grantID] else { throw .unknown }
         guard grant.ending == nil else { throw .revoked }
