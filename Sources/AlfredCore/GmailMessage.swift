@@ -6,7 +6,9 @@ import Foundation
 ///
 /// Shared by the Gmail client (which fetches it), the urgency rules (which score it) and
 /// `alfred urgency score` (which reads it one object per line).
-public struct GmailMessage: Sendable, Codable, Equatable {
+public struct GmailMessage: Sendable, Codable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     public struct Header: Sendable, Codable, Equatable {
         public var name: String
         public var value: String
@@ -43,6 +45,12 @@ public struct GmailMessage: Sendable, Codable, Equatable {
     }
 
     public var labels: Set<String> { Set(labelIds ?? []) }
+
+    /// Ids and labels only: headers hold subjects and addresses, so printing, interpolating or dumping
+    /// a message never shows them.
+    public var description: String { "GmailMessage(id: \(id), labels: \((labelIds ?? []).joined(separator: ",")))" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["id": id, "labelIds": labelIds as Any]) }
 
     /// `internalDate` as a date, if present and numeric.
     public var receivedAt: Date? {

@@ -25,14 +25,19 @@ public struct GoogleAPIReaders: GoogleReaders {
     public func mail(connector: UUID) -> any MailReader { GmailAPIReader(client: GmailClient(http: transport(connector))) }
 }
 
-/// Google's failures as queue actions: transient ones retry (after Google's Retry-After at least);
-/// requests Google calls malformed are a bug and are discarded rather than retried forever.
+/// Google's failures as queue actions. Transient ones retry after Google's Retry-After at least; a
+/// request Google calls malformed is a bug and is discarded rather than retried forever. Access
+/// problems (401 after a fresh token, 403, a calendar that is gone) wait long: they end when the
+/// user re-consents (the broker marks the connector and the job then ends) or access comes back.
 func queueAction<T>(_ body: () async throws -> T) async throws -> T {
     do {
         return try await body()
     } catch let error as GoogleAPIError {
         switch error.code {
         case .badRequest: throw JobError.discard(error.description)
+        case .quotaExceeded: throw JobError.retry(error.description, after: max(error.retryAfter ?? .zero, .seconds(3600)))
+        case .unauthorized, .forbidden, .notFound, .gone:
+            throw JobError.retry(error.description, after: max(error.retryAfter ?? .zero, .seconds(900)))
         default: throw JobError.retry(error.description, after: error.retryAfter)
         }
     }

@@ -17,7 +17,7 @@ import Testing
 
     static func scenario(boardStartsIn minutes: Double) -> String {
         """
-        { "users": [{ "subject": "\(AssistantWorld.subject)", "email": "\(AssistantWorld.email)", "timeZone": "Europe/Zurich",
+        { "users": [{ "subject": "\(AssistantWorld.subject)", "email": "\(AssistantWorld.email)", "timeZone": "\(AssistantWorld.middayZone)",
             "events": [
               { "id": "evt-board", "summary": "Board sync Project Falcon", "location": "Room 4.12 Babbage wing",
                 "startInMinutes": \(minutes), "durationMinutes": 30, "selfResponse": "accepted" },
@@ -36,7 +36,7 @@ import Testing
 
     static func today() -> String {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "Europe/Zurich")!
+        calendar.timeZone = TimeZone(identifier: AssistantWorld.middayZone)!
         let c = calendar.dateComponents([.year, .month, .day], from: Date())
         return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
     }

@@ -27,8 +27,16 @@ struct AssistantWorld {
         intervals.mailCheck = .milliseconds(500)
         return intervals
     }()
+    /// A fixed-offset zone where it is about midday now, so "today" has room for the scenario's
+    /// meetings whenever the tests run (Etc/GMT-N is UTC+N).
+    static let middayZone: String = {
+        let hour = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date()).hour ?? 12
+        let offset = 12 - hour
+        return offset == 0 ? "Etc/GMT" : "Etc/GMT\(offset > 0 ? "-" : "+")\(abs(offset))"
+    }()
+
     /// `preferences` columns for the user (SQL literals), e.g. quiet hours.
-    var preferences = "time_zone = 'Europe/Zurich', meeting_reminder_minutes = 15, quiet_hours_start = NULL, quiet_hours_end = NULL"
+    var preferences = "time_zone = '\(AssistantWorld.middayZone)', meeting_reminder_minutes = 15, quiet_hours_start = NULL, quiet_hours_end = NULL"
     var urgency: UrgencyPreferencesSeed?
 
     struct UrgencyPreferencesSeed: Sendable { var vipSenders: [String] = []; var keywords: [String] = [] }

@@ -1,3 +1,4 @@
+import AlfredCore
 import Foundation
 import Testing
 @testable import Assistant
@@ -57,5 +58,16 @@ extension Array where Element == UInt8 {
     func windowsContain(_ needle: [UInt8]) -> Bool {
         guard needle.count <= count else { return false }
         return (0...(count - needle.count)).contains { Array(self[$0..<($0 + needle.count)]) == needle }
+    }
+}
+
+@Suite struct GmailMessagePrintingTests {
+    @Test func printingAMessageShowsNoHeaders() {
+        let message = GmailMessage(id: "m-1", labelIds: ["INBOX"], payload: .init(headers: [
+            .init(name: "From", value: "Grace <grace@navy.example>"), .init(name: "Subject", value: "Secret plans")]))
+        for text in ["\(message)", String(reflecting: message), { var s = ""; dump(message, to: &s); return s }()] {
+            #expect(!text.contains("grace@navy.example") && !text.contains("Secret plans"), "\(text)")
+            #expect(text.contains("m-1"))
+        }
     }
 }

@@ -1,0 +1,238 @@
+import AlfredCore
+import AlfredTesting
+import AsyncHTTPClient
+import CoreMetrics
+import Foundation
+@testable import GoogleAPI
+import Logging
+import NIOCore
+import ServiceLifecycle
+import StandIns
+import Synchronization
+
+/// The Google stand-in on an ephemeral loopback port, and our production clients pointed at it by base
+/// URL alone. Backoff runs on a virtual clock (no test waits for real backoff seconds) and jitter on a
+/// seeded generator; tokens come from the stand-in, as the broker's would.
+struct GoogleAPIHarness: Sendable {
+    static let subject = "100000000000000000001"
+    static let email = "ada@example.com"
+    static let calendarScope = "https://www.googleapis.com/auth/calendar.readonly"
+    static let gmailScope = "https://www.googleapis.com/auth/gmail.metadata"
+    static let connector = UUID(uuidString: "6f1c9a52-3b57-4d0e-9a43-0c8f6a7e2b11")!
+
+    let standIn: GoogleStandIn
+    let client: HTTPClient
+    let baseURL: String
+    let tokens: StandInTokenSource
+    let clock: VirtualClock
+    let metrics: CountingMetrics
+    let logger: Logger
+
+    /// The production configuration with the stand-in's base URLs: the only change from real Google.
+    var configuration: GoogleAPIConfiguration {
+        var configuration = GoogleAPIConfiguration(root: baseURL)
+        configuration.requestTimeout = .seconds(10)
+        return configuration
+    }
+
+    func transport(_ configure: (inout GoogleAPIConfiguration) -> Void = { _ in }) -> GoogleHTTP {
+        var configuration = self.configuration
+        configure(&configuration)
+        return GoogleHTTP(configuration: configuration, http: client, tokens: tokens, connectorID: Self.connector,
+                          logger: logger, clock: clock, random: SeededGenerator(seed: 42), metricsFactory: metrics)
+    }
+
+    func calendar(_ configure: (inout GoogleAPIConfiguration) -> Void = { _ in }) -> CalendarClient {
+        CalendarClient(http: transport(configure))
+    }
+
+    func gmail(_ configure: (inout GoogleAPIConfiguration) -> Void = { _ in }) -> GmailClient {
+        GmailClient(http: transport(configure))
+    }
+
+    /// Requests the stand-in served whose path starts with `prefix` (`/calendar/v3`, `/gmail/v1`).
+    func requests(under prefix: String) -> [RecordedRequest] {
+        standIn.recordedRequests().filter { $0.path.hasPrefix(prefix) }
+    }
+
+    static func configuration(_ user: GoogleStandIn.User) -> GoogleStandIn.Configuration {
+        GoogleStandIn.Configuration(
+            clients: [.init(id: "alfred-test.apps.googleusercontent.com", secret: "GOCSPX-test",
+                            redirectURIs: ["http://127.0.0.1:9/oauth/google/callback"])],
+            users: [user])
+    }
+
+    /// Runs `body` against a fresh stand-in inside a ServiceGroup; shuts both down whatever happens.
+    static func with(_ user: GoogleStandIn.User = GoogleStandIn.User(subject: subject, email: email),
+                     scopes: [String] = [calendarScope, gmailScope],
+                     _ body: (GoogleAPIHarness) async throws -> Void) async throws {
+        let logger = Logger(label: "alfred.test.google-api")
+        let standIn = GoogleStandIn(configuration: configuration(user), logger: logger)
+        let services = ServiceGroup(services: [standIn], logger: logger)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await services.run() }
+                // Waiting for the port also means the service runs before we shut it down.
+                let harness = GoogleAPIHarness(
+                    standIn: standIn, client: client, baseURL: try await standIn.baseURL(),
+                    tokens: StandInTokenSource(standIn: standIn, user: user.subject, scopes: scopes),
+                    clock: VirtualClock(), metrics: CountingMetrics(), logger: logger)
+                do {
+                    try await body(harness)
+                } catch {
+                    await services.triggerGracefulShutdown()
+                    throw error
+                }
+                await services.triggerGracefulShutdown()
+                try await group.waitForAll()
+            }
+        } catch {
+            try await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+    }
+}
+
+// MARK: Stand-ins for the process boundaries
+
+/// The broker's part, played by the stand-in's token mint: every call mints a new access token for
+/// the user. Counts calls and forced refreshes so tests can see the client's token behaviour.
+final class StandInTokenSource: TokenSource {
+    private let standIn: GoogleStandIn
+    private let user: String
+    private let scopes: [String]
+    private let state = Mutex<(calls: Int, forced: Int, minted: [String])>((0, 0, []))
+
+    init(standIn: GoogleStandIn, user: String, scopes: [String]) {
+        self.standIn = standIn
+        self.user = user
+        self.scopes = scopes
+    }
+
+    func accessToken(for connector: UUID, forceRefresh: Bool) async throws -> AccessToken {
+        let token = try standIn.mintAccessToken(forUser: user, scopes: scopes)
+        state.withLock {
+            $0.calls += 1
+            if forceRefresh { $0.forced += 1 }
+            $0.minted.append(token)
+        }
+        return AccessToken(token: Redacted(token), expiresAt: Date().addingTimeInterval(3_599))
+    }
+
+    var calls: Int { state.withLock { $0.calls } }
+    var forcedRefreshes: Int { state.withLock { $0.forced } }
+    /// Every token handed out: canaries that must never appear in an error or a log.
+    var minted: [String] { state.withLock { $0.minted } }
+}
+
+/// A clock whose sleeps return at once and move its time forward: backoff happens in virtual time,
+/// and the test reads how long the client asked to wait.
+final class VirtualClock: Clock, Sendable {
+    struct Instant: InstantProtocol {
+        var offset: Duration
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    private let state = Mutex<(now: Duration, sleeps: [Duration])>((.zero, []))
+
+    var now: Instant { Instant(offset: state.withLock { $0.now }) }
+    var minimumResolution: Duration { .zero }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        try Task.checkCancellation()
+        state.withLock { state in
+            state.sleeps.append(max(.zero, deadline.offset - state.now))
+            state.now = max(state.now, deadline.offset)
+        }
+    }
+
+    /// Each sleep the client asked for, in order.
+    var sleeps: [Duration] { state.withLock { $0.sleeps } }
+    var totalSlept: Duration { sleeps.reduce(.zero, +) }
+}
+
+/// Counters by label and dimensions, so tests can read `alfred_google_requests_total` without a
+/// process-wide metrics bootstrap (other suites share the test process).
+final class CountingMetrics: MetricsFactory, Sendable {
+    private let counts = Mutex<[String: Int64]>([:])
+
+    static func key(_ label: String, _ dimensions: [(String, String)]) -> String {
+        label + "{" + dimensions.sorted { $0.0 < $1.0 }.map { "\($0.0)=\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    func count(_ label: String, _ dimensions: [(String, String)]) -> Int64 {
+        counts.withLock { $0[Self.key(label, dimensions)] ?? 0 }
+    }
+
+    func requests(_ api: String, _ result: String) -> Int64 {
+        count(MetricName.googleRequests, [("api", api), ("result", result)])
+    }
+
+    /// Every counter key with a non-zero count.
+    var keys: [String] { counts.withLock { $0.filter { $0.value > 0 }.map(\.key).sorted() } }
+
+    func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
+        Handler(key: Self.key(label, dimensions), counts: self)
+    }
+    func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler { Ignored() }
+    func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler { Ignored() }
+    func destroyCounter(_ handler: any CounterHandler) {}
+    func destroyRecorder(_ handler: any RecorderHandler) {}
+    func destroyTimer(_ handler: any TimerHandler) {}
+
+    fileprivate func add(_ key: String, _ amount: Int64) { counts.withLock { $0[key, default: 0] += amount } }
+
+    private final class Handler: CounterHandler, Sendable {
+        let key: String
+        let counts: CountingMetrics
+        init(key: String, counts: CountingMetrics) {
+            self.key = key
+            self.counts = counts
+        }
+        func increment(by amount: Int64) { counts.add(key, amount) }
+        func reset() {}
+    }
+
+    private final class Ignored: RecorderHandler, TimerHandler, Sendable {
+        func record(_ value: Int64) {}
+        func record(_ value: Double) {}
+        func recordNanoseconds(_ duration: Int64) {}
+    }
+}
+
+/// Canned Google error answers for faults, with the bodies of external-apis §0.3 / §3.7.
+enum GoogleErrors {
+    static let json = ["Content-Type": "application/json; charset=UTF-8"]
+
+    static func body(_ code: Int, _ reason: String, _ message: String, status: String? = nil) -> String {
+        let status = status.map { #","status":"\#($0)""# } ?? ""
+        return #"{"error":{"code":\#(code),"message":"\#(message)","errors":[{"message":"\#(message)","domain":"global","reason":"\#(reason)"}]\#(status)}}"#
+    }
+
+    static func response(_ code: Int, _ reason: String, _ message: String = "error", status: String? = nil,
+                         headers: [String: String] = [:]) -> CannedResponse {
+        CannedResponse(status: code, headers: json.merging(headers) { $1 }, body: body(code, reason, message, status: status))
+    }
+
+    static let unauthorized = response(401, "authError", "Invalid Credentials", status: "UNAUTHENTICATED")
+    static func rateLimited(retryAfter: Int? = nil) -> CannedResponse {
+        response(429, "rateLimitExceeded", "Too many requests", status: "RESOURCE_EXHAUSTED",
+                 headers: retryAfter.map { ["Retry-After": "\($0)"] } ?? [:])
+    }
+    static let userRateLimited = response(403, "userRateLimitExceeded", "User Rate Limit Exceeded")
+    static let backendError = response(500, "backendError", "Backend Error")
+    static let unavailable = response(503, "backendError", "The service is currently unavailable.", status: "UNAVAILABLE")
+    static let badRequest = response(400, "badRequest", "Bad Request")
+    static let notFound = response(404, "notFound", "Not Found", status: "NOT_FOUND")
+}
+
+extension GoogleStandIn {
+    /// Answers the next `times` requests on paths matching `pathRegex` with `response`.
+    func fail(_ pathRegex: String, with response: CannedResponse, times: Int? = 1, method: String? = nil) throws {
+        try injectFault(FaultRule(match: .init(method: method, pathRegex: pathRegex), response: response, times: times))
+    }
+}
