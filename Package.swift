@@ -113,6 +113,7 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"),
+            "Telemetry", .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -7,6 +7,9 @@ import Foundation
 import GoogleAPI
 import JobQueue
 import Logging
+import Metrics
+import Prometheus
+import Telemetry
 import NIOCore
 import PostgresNIO
 import ServiceLifecycle
@@ -32,6 +35,9 @@ struct GoogleBench: AsyncParsableCommand {
 
     func run() async throws {
         let logger = { var l = Logger(label: "bench"); l.logLevel = .error; return l }()
+        // Requests are counted by the clients' own metric (the stand-in keeps only its last 10,000).
+        let prometheus = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(Telemetry.makeFactory(registry: prometheus))
         let binary = alfred ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("alfred").path
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw ValidationError("no alfred executable at \(binary); build it first: swift build -c release --product alfred")
@@ -86,7 +92,7 @@ struct GoogleBench: AsyncParsableCommand {
 
             var passes: [(seconds: Double, requests: Int, calendarRequests: Int, gmailRequests: Int)] = []
             for pass in 1...2 {
-                _ = try await http.execute(HTTPClientRequest.delete("\(root)/_fake/requests"), timeout: .seconds(30))
+                let before = Self.requestCounts(prometheus)
                 let start = Date()
                 if pass == 1 {
                     _ = try await PlannerHandler(environment: environment).sweep()
@@ -100,7 +106,9 @@ struct GoogleBench: AsyncParsableCommand {
                     try await Task.sleep(for: .milliseconds(100))
                 }
                 let seconds = Date().timeIntervalSince(start)
-                let counts = try await Self.requestCounts(root: root, http: http)
+                let after = Self.requestCounts(prometheus)
+                let counts = (total: after.total - before.total, calendar: after.calendar - before.calendar,
+                              gmail: after.gmail - before.gmail)
                 passes.append((seconds, counts.total, counts.calendar, counts.gmail))
                 print(String(format: "pass %d (%@): %.0f user-syncs/s (%d calendar.sync + %d mail.check in %.1f s), "
                              + "%.2f Google requests per user (calendar %.2f, gmail %.2f)",
@@ -213,13 +221,17 @@ struct GoogleBench: AsyncParsableCommand {
         return try rows.first?.decode(Int.self) ?? 0
     }
 
-    static func requestCounts(root: String, http: HTTPClient) async throws -> (total: Int, calendar: Int, gmail: Int) {
-        struct Recorded: Decodable { let path: String }
-        let response = try await http.execute(HTTPClientRequest(url: "\(root)/_fake/requests"), timeout: .seconds(60))
-        let body = try await response.body.collect(upTo: 1 << 30)
-        let requests = try JSONDecoder().decode([Recorded].self, from: Data(buffer: body)).filter { !$0.path.hasPrefix("/_fake") }
-        return (requests.count, requests.filter { $0.path.hasPrefix("/calendar/") }.count,
-                requests.filter { $0.path.hasPrefix("/gmail/") }.count)
+    /// `alfred_google_requests_total` by API, summed over results, from the clients' own counters.
+    static func requestCounts(_ registry: PrometheusCollectorRegistry) -> (total: Int, calendar: Int, gmail: Int) {
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        var calendar = 0.0, gmail = 0.0
+        for line in String(decoding: buffer, as: UTF8.self).split(separator: "\n")
+        where line.hasPrefix(MetricName.googleRequests + "{") {
+            let value = Double(line.split(separator: " ").last ?? "") ?? 0
+            if line.contains("api=\"calendar\"") { calendar += value } else if line.contains("api=\"gmail\"") { gmail += value }
+        }
+        return (Int(calendar + gmail), Int(calendar), Int(gmail))
     }
 }
 
