@@ -19,6 +19,10 @@ public struct AssistantEnvironment: Sendable {
         public var slideWhenLessThan: Duration = .seconds(24 * 3600)
         /// How long an urgent-mail push stays useful.
         public var urgentMailDeadline: Duration = .seconds(6 * 3600)
+        /// Ledger rows are kept this long past their notification's deadline (a duplicate that late is moot).
+        public var notificationRetention: Duration = .seconds(2 * 24 * 3600)
+        /// Mail dedupe: longer than any history fallback window and the brief's 24 hours.
+        public var mailAlertRetention: Duration = .seconds(8 * 24 * 3600)
         public init() {}
     }
 

@@ -16,7 +16,10 @@ public struct PlannerHandler: JobHandler {
 
     public func run(_ payload: NoPayload, context: JobContext) async throws -> JobOutcome {
         let inserted = try await sweep(stop: { context.isLeaseLost })
-        context.logger.debug("planned recurring jobs", metadata: ["inserted": "\(inserted)"])
+        // The ledger and mail dedupe only need to outlive the notifications they guard.
+        let pruned = try await environment.store.prune(notificationsOlderThan: environment.intervals.notificationRetention,
+                                                       mailAlertsOlderThan: environment.intervals.mailAlertRetention)
+        context.logger.debug("planned recurring jobs", metadata: ["inserted": "\(inserted)", "pruned": "\(pruned)"])
         return .runAgain(.after(environment.intervals.plan))
     }
 

@@ -115,6 +115,26 @@ import Testing
         }
     }
 
+    @Test func pruningForgetsOnlyLedgerAndDedupeRowsPastTheirRetention() async throws {
+        let url = try await TestDatabase.fresh()
+        let (user, _) = try await TestDatabase.withClient(url) { try await Self.seedUser($0, logger: logger) }
+        try await TestDatabase.withClient(asWorker(url)) { client in
+            let store = PostgresAssistantStore(client: client, jobs: PostgresJobStore(client: client, logger: logger), logger: logger)
+            for (key, deadline) in [("old", Date().addingTimeInterval(-3 * 86_400)), ("fresh", Date().addingTimeInterval(3600))] {
+                _ = try await store.notify(OutboundNotification(userID: user, kind: "meeting.reminder", idempotencyKey: key,
+                    job: NewJob(kind: JobKind("push.deliver", queue: "delivery"), deadline: deadline)))
+            }
+            _ = try await store.transaction { try await $0.recordMailAlerts(
+                [MailAlert(messageKey: "m-old", messageSealed: [1], disposition: .alerted, score: 9),
+                 MailAlert(messageKey: "m-new", messageSealed: [2], disposition: .alerted, score: 9)], userID: user) }
+            _ = try await client.query("UPDATE mail_alerts SET created_at = now() - interval '9 days' WHERE message_key = 'm-old'",
+                                       logger: logger).collect()
+            #expect(try await store.prune(notificationsOlderThan: .seconds(2 * 86_400), mailAlertsOlderThan: .seconds(8 * 86_400)) == 2)
+            #expect(try await store.usedNotificationKeys(["old", "fresh"]) == ["fresh"])
+            #expect(try await store.mailAlerts(userID: user, since: .distantPast, limit: 10).map(\.messageKey) == ["m-new"])
+        }
+    }
+
     @Test func cancellingByUniqueKeyTouchesOnlyQueuedJobs() async throws {
         let url = try await TestDatabase.fresh()
         try await TestDatabase.withClient(asWorker(url)) { client in
