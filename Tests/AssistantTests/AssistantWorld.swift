@@ -86,7 +86,7 @@ struct AssistantWorld {
 
     func run<T: Sendable>(scenario: String, _ body: @Sendable (Running) async throws -> T) async throws -> T {
         let logs = LogCapture()
-        let logger = logs.logger
+        let logger = logs.logger("alfred.test")
         let url = try await TestDatabase.fresh()
         let configuration = try JSONDecoder().decode(GoogleStandIn.Configuration.self, from: Data(scenario.utf8))
         let google = GoogleStandIn(configuration: configuration, logger: TestDatabase.quietLogger)
@@ -183,34 +183,6 @@ struct MintingTokenSource: TokenSource {
     }
 }
 
-/// Captures every log line (message and metadata) at trace level.
-final class LogCapture: Sendable {
-    private let lines = Mutex<[String]>([])
-
-    var logger: Logger {
-        var logger = Logger(label: "alfred.test") { _ in CapturingHandler(capture: self) }
-        logger.logLevel = .trace
-        return logger
-    }
-
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-    var all: [String] { lines.withLock { $0 } }
-
-    struct CapturingHandler: LogHandler {
-        let capture: LogCapture
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String,
-                 file: String, function: String, line: UInt) {
-            let merged = self.metadata.merging(explicit ?? [:]) { $1 }
-            capture.append("\(level) \(message) \(merged)")
-        }
-    }
-}
 
 /// Every text, bytea, json and array column of every table in `public`, searched for `needle`.
 /// Returns "table.column" for each hit.

@@ -171,33 +171,6 @@ struct BrokerWorld: Sendable {
     }
 }
 
-/// Collects every log line (message and metadata) of the loggers it makes.
-final class LogCapture: Sendable {
-    private let lines = Mutex<[String]>([])
-
-    func logger(_ label: String) -> Logger {
-        var logger = Logger(label: label) { _ in CapturingHandler(capture: self) }
-        logger.logLevel = .trace
-        return logger
-    }
-
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-    var all: [String] { lines.withLock { $0 } }
-
-    struct CapturingHandler: LogHandler {
-        let capture: LogCapture
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) {
-            let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-            capture.append("\(event.level) \(event.message) \(merged) \(event.error.map { String(describing: $0) } ?? "")")
-        }
-    }
-}
 
 extension PeerCredentials {
     /// This test process, as an in-process caller of the handler.
