@@ -28,13 +28,16 @@ public struct SealedPayload: Codable, Sendable {
     public let sealed: Data
     public init(_ bytes: [UInt8]) { sealed = Data(bytes) }
 
-    public static func make<T: Encodable>(_ value: T, sealer: HostSealer, userID: UUID?) throws -> [UInt8] {
-        let bytes = try sealer.seal(json: value, purpose: .jobPayload, userID: userID)
+    /// The row's payload bytes for `value`, sealed for `purpose` (a push's text is `.notification`).
+    public static func make<T: Encodable>(_ value: T, sealer: HostSealer, userID: UUID?,
+                                          purpose: HostSealer.Purpose = .jobPayload) throws -> [UInt8] {
+        let bytes = try sealer.seal(json: value, purpose: purpose, userID: userID)
         return Array(try JSONEncoder().encode(SealedPayload(bytes)))
     }
 
-    public func open<T: Decodable>(_ type: T.Type, sealer: HostSealer, userID: UUID?) throws -> T {
-        try sealer.open(json: type, from: Array(sealed), purpose: .jobPayload, userID: userID)
+    public func open<T: Decodable>(_ type: T.Type, sealer: HostSealer, userID: UUID?,
+                                   purpose: HostSealer.Purpose = .jobPayload) throws -> T {
+        try sealer.open(json: type, from: Array(sealed), purpose: purpose, userID: userID)
     }
 }
 
@@ -65,9 +68,8 @@ public struct Outbox: Sendable {
 
     public func notification(_ content: PushContent, userID: UUID, idempotencyKey: String,
                              deadline: Date?) throws -> OutboundNotification {
-        let sealed = try sealer.seal(json: content, purpose: .notification, userID: userID)
-        var job = NewJob(kind: AssistantKind.pushDeliver, payload: Array(try JSONEncoder().encode(SealedPayload(sealed))),
-                         schedule: .now, deadline: deadline, uniqueKey: idempotencyKey, userID: userID)
+        let payload = try SealedPayload.make(content, sealer: sealer, userID: userID, purpose: .notification)
+        var job = NewJob(kind: AssistantKind.pushDeliver, payload: payload, schedule: .now, deadline: deadline, uniqueKey: idempotencyKey, userID: userID)
         job.priority = content.kind == "meeting.reminder" ? 10 : 0
         return OutboundNotification(userID: userID, kind: content.kind, idempotencyKey: idempotencyKey, job: job)
     }

@@ -66,8 +66,18 @@ struct GoogleBench: AsyncParsableCommand {
         let client = PostgresClient(configuration: workerURL.clientConfiguration(maxConnections: 12), backgroundLogger: logger)
         let http = HTTPClient(eventLoopGroupProvider: .singleton,
                               configuration: .init(connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)))
+        do {
+            try await measure(users: users, root: root, http: http, client: client, owner: owner, workerURL: workerURL,
+                              prometheus: prometheus, logger: logger)
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+        try await http.shutdown()
+    }
 
-        defer { _ = Task { try? await http.shutdown() } }
+    private func measure(users: Int, root: String, http: HTTPClient, client: PostgresClient, owner: DatabaseURL, workerURL: DatabaseURL,
+                         prometheus: PrometheusCollectorRegistry, logger: Logger) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }

@@ -60,15 +60,18 @@ struct WorkerCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = database.bootstrapLogging()
         let environment = ProcessInfo.processInfo.environment
-        let brokerSocket = options.brokerSocket ?? environment["ALFRED_BROKER_SOCKET"]
-        let assistant = try AssistantSetup(options: options, brokerSocket: brokerSocket, logger: logger)
+        // One client (and its connections) for every job that asks the broker something.
+        let broker = (options.brokerSocket ?? environment["ALFRED_BROKER_SOCKET"]).map {
+            BrokerClient(configuration: .init(socketPath: $0))
+        }
+        let assistant = try AssistantSetup(options: options, broker: broker, logger: logger)
         let runtime = try WorkerRuntime(database: database.database(), options: options, logger: logger) { client, jobs in
             var registry = JobRegistry.builtIn()
-            if let brokerSocket {
+            if let broker {
                 // Key rotation: the worker lists connectors by key version (its role may) and asks
                 // the broker to rewrap each one; it never sees a key or a token.
                 registry.register(RewrapJobs.SweepHandler(connectors: PostgresConnectorStore(client: client, logger: logger), jobs: jobs))
-                registry.register(RewrapJobs.RewrapHandler(broker: BrokerClient(configuration: .init(socketPath: brokerSocket))))
+                registry.register(RewrapJobs.RewrapHandler(broker: broker))
             }
             assistant?.register(in: &registry, client: client, jobs: jobs)
             return registry
@@ -93,9 +96,9 @@ struct AssistantSetup: Sendable {
     let tokens: any TokenSource
     let logger: Logger
 
-    init?(options: WorkerOptions, brokerSocket: String?, logger: Logger) throws {
+    init?(options: WorkerOptions, broker: BrokerClient?, logger: Logger) throws {
         let environment = ProcessInfo.processInfo.environment
-        guard let brokerSocket, let keyFile = options.dataKeyFile ?? environment["ALFRED_DATA_KEY_FILE"] else {
+        guard let broker, let keyFile = options.dataKeyFile ?? environment["ALFRED_DATA_KEY_FILE"] else {
             if options.dataKeyFile != nil {
                 throw ValidationError("--data-key-file needs --broker-socket: the assistant's jobs get Google tokens from the broker")
             }
@@ -107,7 +110,7 @@ struct AssistantSetup: Sendable {
             throw ValidationError("\(error)")
         }
         http = HTTPClient(eventLoopGroupProvider: .singleton)
-        tokens = BrokerTokenSource(client: BrokerClient(configuration: .init(socketPath: brokerSocket)))
+        tokens = BrokerTokenSource(client: broker)
         self.logger = logger
     }
 

@@ -59,8 +59,8 @@ struct AssistantWorld {
                 SELECT payload, deadline_at, unique_key, user_id FROM jobs WHERE kind = 'push.deliver' ORDER BY created_at
                 """, logger: TestDatabase.quietLogger)
             for try await (payload, deadline, key, user) in rows.decode((ByteBuffer, Date?, String, UUID).self) {
-                let sealed = try JSONDecoder().decode(SealedPayload.self, from: Data(buffer: payload))
-                let content = try sealer.open(json: PushContent.self, from: Array(sealed.sealed), purpose: .notification, userID: user)
+                let content = try JSONDecoder().decode(SealedPayload.self, from: Data(buffer: payload))
+                    .open(PushContent.self, sealer: sealer, userID: user, purpose: .notification)
                 pushes.append((content, deadline, key))
             }
             return pushes.map { (content: $0.0, deadline: $0.1, key: $0.2) }
