@@ -4,10 +4,14 @@
 public struct RetryPolicy: Sendable, Equatable {
     public var base: Duration
     public var cap: Duration
+    /// An upstream `Retry-After` is honoured up to this long; beyond it a broken or hostile header
+    /// would park a job for years (or past the database's timestamp range).
+    public var maxRetryAfter: Duration
 
-    public init(base: Duration = .seconds(1), cap: Duration = .seconds(300)) {
+    public init(base: Duration = .seconds(1), cap: Duration = .seconds(300), maxRetryAfter: Duration = .seconds(24 * 3600)) {
         self.base = base
         self.cap = cap
+        self.maxRetryAfter = maxRetryAfter
     }
 
     public static let `default` = RetryPolicy()
@@ -26,7 +30,7 @@ public struct RetryPolicy: Sendable, Equatable {
         guard attempt < maxAttempts else { return .discard }
         let ceiling = ceiling(afterAttempt: attempt).seconds
         var delay = Double.random(in: 0...ceiling, using: &rng)
-        if let retryAfter { delay = max(delay, retryAfter.seconds) }
+        if let retryAfter { delay = max(delay, min(retryAfter, maxRetryAfter).seconds) }
         return .retry(after: .seconds(delay))
     }
 }

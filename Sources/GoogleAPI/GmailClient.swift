@@ -115,7 +115,8 @@ public struct GmailClient: Sendable {
         var ids: [String] = []
         var pageToken: String?
         var seenTokens = Set<String>()
-        while ids.count < maxResults {
+        // Bounded like every pager here: empty pages with fresh tokens must not loop forever.
+        for _ in 0..<http.configuration.maxPages where ids.count < maxResults {
             var query = [("labelIds", "INBOX"), ("maxResults", "\(min(maxResults - ids.count, http.configuration.gmailPageSize))")]
             if let pageToken { query.append(("pageToken", pageToken)) }
             let response = try await http.get(.gmail, "messages.list", path: ["users", "me", "messages"], query: query)

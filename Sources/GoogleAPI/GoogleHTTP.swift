@@ -205,38 +205,29 @@ public final class GoogleHTTP: Sendable {
         let started = ContinuousClock.now
         defer { metrics.duration(request.service, ContinuousClock.now - started) }
         do {
-            return try await withThrowingTaskGroup(of: Exchange?.self) { group in
-                group.addTask {
-                    // AHC's own deadline covers the head only; the race below also covers the body.
-                    let response = try await http.execute(prepared, timeout: TimeAmount(timeout))
-                    let status = Int(response.status.code)
-                    do {
-                        let body = try await response.body.collect(upTo: limit)
-                        return .response(status: status, headers: response.headers, body: body)
-                    } catch is NIOTooManyBytesError {
-                        return .tooLarge(status: status)
-                    }
+            // AHC's own deadline covers the head only; this one also covers the body. Real time on
+            // purpose: the injected clock paces backoff and is virtual in tests, where a virtual
+            // timeout would fire at once.
+            let exchange = try await withDeadline(timeout) { () -> Exchange in
+                let response = try await http.execute(prepared, timeout: TimeAmount(timeout))
+                let status = Int(response.status.code)
+                do {
+                    let body = try await response.body.collect(upTo: limit)
+                    return .response(status: status, headers: response.headers, body: body)
+                } catch is NIOTooManyBytesError {
+                    return .tooLarge(status: status)
                 }
-                group.addTask {
-                    // Real time on purpose: the injected clock paces backoff and is virtual in tests,
-                    // where a virtual timeout would fire at once.
-                    try await Task.sleep(for: timeout)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next(), let exchange = first else {
-                    return .networkFailure("timeout after \(timeout)")
-                }
-                return exchange
             }
+            return exchange ?? .networkFailure("timeout after \(timeout)")
         } catch {
             if Task.isCancelled { throw CancellationError() }
             // AHC's deadline and the race above share the limit; whichever fires, it is the same timeout.
             if let error = error as? HTTPClientError, error == .deadlineExceeded {
                 return .networkFailure("timeout after \(timeout)")
             }
-            // AHC's own errors describe themselves by code only; others by type, which cannot carry a URL.
-            return .networkFailure((error as? HTTPClientError).map { "\($0)" } ?? "\(type(of: error))")
+            // AHC's error code name only: some codes carry values (a rejected header value could be
+            // the bearer token). Other errors by type, which cannot carry a URL or a token.
+            return .networkFailure((error as? HTTPClientError).map { Self.codeName($0) } ?? "\(type(of: error))")
         }
     }
 
@@ -252,6 +243,9 @@ public final class GoogleHTTP: Sendable {
 
     /// RFC 3986 unreserved characters stay; everything else (`@`, `#`, `/` in a calendar id, `,()` in
     /// `fields`, `+` in an offset) is percent-encoded, byte by byte.
+    /// `HTTPClientError.connectTimeout` for every code, without any associated values.
+    static func codeName(_ error: HTTPClientError) -> String { String("\(error)".prefix { $0 != "(" }) }
+
     static func percentEncoded(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)

@@ -1,3 +1,4 @@
+import AlfredCore
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -88,18 +89,9 @@ public final class BrokerClient: Sendable {
 
         let limit = timeout ?? configuration.requestTimeout
         let clock = clock
-        let response = try await withThrowingTaskGroup(of: BrokerResponseFrame?.self) { group in
-            group.addTask { try await slot.exchange(id: id, frame: frame) }
-            group.addTask {
-                try await clock.sleep(for: limit)
-                return nil
-            }
-            // Whichever finishes first decides; the other is cancelled (a late answer is dropped).
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let response = first else {
-                throw BrokerError.timedOut(after: limit)
-            }
-            return response
+        // Whichever finishes first decides; a late answer is dropped.
+        guard let response = try await withDeadline(limit, clock: clock, { try await slot.exchange(id: id, frame: frame) }) else {
+            throw BrokerError.timedOut(after: limit)
         }
         return try response.result.get()
     }

@@ -126,6 +126,8 @@ public struct GoogleOAuthClient: Sendable {
                 guard status == 429 || status >= 500 else { return (status, Array(buffer: body)) }
                 lastProblem = "HTTP \(status)"
                 retryAfter = response.headers.first(name: "Retry-After").flatMap(Int.init).map { .seconds($0) }
+            } catch is CancellationError {
+                throw CancellationError()  // the caller gave up: not a Google failure, and no retry
             } catch {
                 lastProblem = "network error (\(type(of: error)))"
             }

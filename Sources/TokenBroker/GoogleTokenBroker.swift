@@ -12,6 +12,9 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
     public struct Configuration: Sendable {
         /// The key-encryption key new connectors are wrapped under (`connectors.token_key_id`).
         public var keyID = "kek-main"
+        /// One refresh (decrypt, key service, Google) may take this long. Concurrent callers wait on
+        /// it, so without a bound one stalled upstream would hold every request for the connector.
+        public var refreshDeadline: Duration = .seconds(30)
         public init() {}
     }
 
@@ -74,7 +77,16 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
     public func accessToken(connectorID: String, forceRefresh: Bool = false,
                             context: BrokerRequestContext) async throws -> BrokerAccessToken {
         guard let id = UUID(uuidString: connectorID) else { throw BrokerError.badRequest("connector_id must be a UUID") }
-        let token = try await classified { try await cache.token(for: id, force: forceRefresh) { try await refresh(id) } }
+        let deadline = configuration.refreshDeadline
+        let token = try await classified {
+            try await cache.token(for: id, force: forceRefresh) {
+                guard let token = try await withDeadline(deadline, { try await refresh(id) }) else {
+                    Self.refreshes("unavailable").increment()
+                    throw BrokerError.upstreamUnavailable("refreshing the access token took longer than \(deadline)")
+                }
+                return token
+            }
+        }
         return BrokerAccessToken(token: token.token, expiresAt: token.expiresAt)
     }
 
@@ -83,7 +95,12 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
         do {
             let grant = try await google.refresh(refreshToken)
             Self.refreshes("success").increment()
-            try await connectors.audit(AuditEvent(userID: secret.userID, type: "TOKEN_REFRESH", result: "SUCCESS"))
+            do {
+                try await connectors.audit(AuditEvent(userID: secret.userID, type: "TOKEN_REFRESH", result: "SUCCESS"))
+            } catch {
+                // The token is good; dropping it would make every retry mint another at Google.
+                logger.error("could not audit a token refresh", metadata: ["alfred.error": "\(type(of: error))"])
+            }
             return AccessToken(token: grant.accessToken, expiresAt: Date().addingTimeInterval(grant.expiresIn.seconds))
         } catch GoogleOAuthClient.Failure.invalidGrant {
             Self.refreshes("invalid_grant").increment()
@@ -119,6 +136,8 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
             throw Self.brokerError(error)
         }
         try await connectors.setStatus(id, .revoked)
+        // Again: a refresh that was in flight during the revoke may have cached a token meanwhile.
+        await cache.forget(id)
         try await connectors.audit(AuditEvent(userID: secret.userID, type: "REVOKE", result: "SUCCESS"))
     }
 

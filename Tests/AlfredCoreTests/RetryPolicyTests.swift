@@ -68,3 +68,25 @@ import Testing
         #expect(secret.unsafeValue == "ya29.refresh-token-value")
     }
 }
+
+@Suite struct RetryAfterCapAndDeadlineTests {
+    @Test func anAbsurdRetryAfterIsHonouredOnlyUpToTheCap() {
+        var rng = SeededGenerator(seed: 7)
+        let policy = RetryPolicy(base: .seconds(1), cap: .seconds(60), maxRetryAfter: .seconds(3600))
+        #expect(policy.next(afterAttempt: 1, maxAttempts: 5, retryAfter: .seconds(120), using: &rng) == .retry(after: .seconds(120)))
+        #expect(policy.next(afterAttempt: 1, maxAttempts: 5, retryAfter: .seconds(999_999_999), using: &rng)
+                == .retry(after: .seconds(3600)), "a broken header must not park a job for 31 years")
+    }
+
+    @Test func aDeadlineCancelsSlowWorkAndPassesFastWorkAndErrorsThrough() async throws {
+        #expect(try await withDeadline(.seconds(5)) { 42 } == 42)
+        let started = ContinuousClock.now
+        let slow: Int? = try await withDeadline(.milliseconds(50)) {
+            try await Task.sleep(for: .seconds(30))
+            return 1
+        }
+        #expect(slow == nil && ContinuousClock.now - started < .seconds(5))
+        struct Boom: Error {}
+        await #expect(throws: Boom.self) { _ = try await withDeadline(.seconds(5)) { () async throws -> Int in throw Boom() } }
+    }
+}

@@ -1,5 +1,6 @@
 import AlfredCore
 import AlfredTesting
+import AsyncHTTPClient
 import Foundation
 @testable import GoogleAPI
 import Testing
@@ -200,5 +201,13 @@ import Testing
             #expect(text.contains("e1"))
             #expect(!text.contains("Divorce") && !text.contains("Secret") && !text.contains("meet.google"))
         }
+    }
+}
+
+@Suite struct HTTPClientErrorNamingTests {
+    @Test func errorCodesAreNamedWithoutTheirValues() {
+        let leaky = HTTPClientError.invalidHeaderFieldValues(["Bearer ya29.secret\n"])
+        #expect(!GoogleHTTP.codeName(leaky).contains("ya29"))
+        #expect(GoogleHTTP.codeName(.connectTimeout).contains("connectTimeout"))
     }
 }

@@ -109,7 +109,7 @@ struct BrokerWorld: Sendable {
         var broker: BrokerClient { client! }
 
         /// A handler with an empty access-token cache, as a restarted broker has.
-        func makeHandler(keySocket: String? = nil) -> GoogleTokenBroker {
+        func makeHandler(keySocket: String? = nil, configuration: GoogleTokenBroker.Configuration = .init()) -> GoogleTokenBroker {
             // The fixture's executable is a small file; measuring it cannot fail.
             // swiftlint:disable:next force_try
             let oauth = GoogleOAuthClient(
@@ -117,6 +117,7 @@ struct BrokerWorld: Sendable {
                                      clientSecret: Redacted(BrokerWorld.clientSecret)),
                 http: HTTPClient.shared, logger: logger)
             return GoogleTokenBroker(
+                configuration: configuration,
                 connectors: PostgresConnectorStore(client: pool, logger: logger),
                 keys: KeyServiceClient(socketPath: keySocket ?? world.keySocket),
                 google: oauth,

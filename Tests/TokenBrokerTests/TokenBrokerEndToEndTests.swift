@@ -192,6 +192,35 @@ import Testing
         }
     }
 
+    @Test func aStalledGoogleTokenEndpointFailsEveryWaiterWithinTheRefreshDeadline() async throws {
+        let world = try await BrokerWorld.make()
+        defer { world.remove() }
+        try await world.run { running in
+            let id = try await running.connect()
+            _ = try running.google.injectFault(FaultRule(
+                match: .init(method: "POST", path: OAuthEndpoints.tokenPath), response: nil, delayMilliseconds: 20_000, times: 1))
+            var configuration = GoogleTokenBroker.Configuration()
+            configuration.refreshDeadline = .seconds(1)
+            let handler = running.makeHandler(configuration: configuration)
+            let context = BrokerRequestContext(requestID: "t", operation: .accessToken, peer: .current, logger: running.logger)
+            let started = ContinuousClock.now
+            // Three callers share the one stalled refresh; all get a retryable answer, none hangs.
+            let outcomes = await withTaskGroup(of: BrokerError?.self) { group in
+                for _ in 0..<3 {
+                    group.addTask {
+                        do { _ = try await handler.accessToken(connectorID: id.uuidString, context: context); return nil } catch {
+                            return error as? BrokerError
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(ContinuousClock.now - started < .seconds(10))
+            #expect(outcomes.allSatisfy { $0?.code == .upstreamUnavailable && $0?.retryable == true }, "\(outcomes)")
+            #expect(try await running.status(id) == "ACTIVE")
+        }
+    }
+
     @Test func anUnreachableKeyServiceIsRetryableAndCostsTheUserNothing() async throws {
         let world = try await BrokerWorld.make()
         defer { world.remove() }
