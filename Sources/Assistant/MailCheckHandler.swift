@@ -59,7 +59,7 @@ public struct MailCheckHandler: JobHandler {
             let decision = scorer.score(message, now: now)
             AssistantMetrics.mailScored.increment()
             guard decision.urgent else { continue }
-            let loud = !quiet || scorer.score(message, now: now, quietHours: true).urgent
+            let loud = !quiet || decision.score >= scorer.quietHoursThreshold
             // Rule ids and the score only: the decision never carries subjects or addresses.
             context.logger.debug("urgent mail", metadata: [
                 "score": "\(decision.score)", "rules": "\(decision.rules.map(\.id).joined(separator: ","))",

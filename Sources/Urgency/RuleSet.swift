@@ -100,7 +100,10 @@ public struct RuleSet: Sendable, Equatable, Codable {
         }
     }
 
-    /// Loads a rule set file (the same JSON as the embedded default). The only I/O in this module.
+    /// What a weight or threshold may be (see `validate`).
+    public static let bounds = -10_000...10_000
+
+    /// Loads a rule set file (the same JSON as the embedded default).
     public init(contentsOfFile path: String) throws {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
@@ -115,6 +118,11 @@ public struct RuleSet: Sendable, Equatable, Codable {
     /// (quiet hours only ever raise the bar), and usable word lists.
     public func validate() throws {
         if version.trimmingCharacters(in: .whitespaces).isEmpty { throw RuleSetError(.invalid, detail: "version is empty") }
+        // Sums of weights are plain Ints: bounded inputs keep a hand-edited file from overflowing them.
+        for (name, value) in [("threshold", threshold), ("quiet_hours_threshold", quietHoursThreshold)] + weights.map({ ($0.key.rawValue, $0.value) })
+        where !Self.bounds.contains(value) {
+            throw RuleSetError(.invalid, detail: "\(name) is \(value); weights and thresholds must lie in \(Self.bounds)")
+        }
         if quietHoursThreshold <= threshold {
             throw RuleSetError(.invalid, detail: "quiet_hours_threshold (\(quietHoursThreshold)) must be above threshold (\(threshold))")
         }

@@ -59,6 +59,11 @@ public struct UrgencyPreferences: Sendable, Equatable, Codable {
             userAddresses: try container.decodeIfPresent([String].self, forKey: .userAddresses) ?? [],
             ownThreadIds: try container.decodeIfPresent([String].self, forKey: .ownThreadIds) ?? [],
             ownMessageIds: try container.decodeIfPresent([String].self, forKey: .ownMessageIds) ?? [])
+        for (key, value) in [(CodingKeys.threshold, threshold), (.quietHoursThreshold, quietHoursThreshold)]
+        where value.map({ !RuleSet.bounds.contains($0) }) ?? false {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container,
+                                                   debugDescription: "must lie in \(RuleSet.bounds)")
+        }
         if let identifier = try container.decodeIfPresent(String.self, forKey: .timeZone) {
             guard let zone = TimeZone(identifier: identifier) else {
                 throw DecodingError.dataCorruptedError(forKey: .timeZone, in: container,

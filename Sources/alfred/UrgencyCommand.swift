@@ -76,6 +76,8 @@ struct UrgencyCommand: ParsableCommand {
                 while line.last == "\n" || line.last == "\r\n" || line.last == "\r" { line.removeLast() }
                 try body(number, line)
             }
+            // getline says -1 for end of file and for a read error alike: only the first is success.
+            if ferror(stream) != 0 { throw ValidationError("cannot read \(path) after line \(number): \(String(cString: strerror(errno)))") }
         }
     }
 }

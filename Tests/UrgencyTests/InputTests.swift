@@ -198,3 +198,14 @@ import Testing
         #expect(parsed?["id"] as? String == "a\"b\\c\nd\u{1}é")
     }
 }
+
+@Suite struct RuleBoundsTests {
+    @Test func weightsAndThresholdsOutsideTheBoundsAreRefusedNotOverflowed() throws {
+        var rules = RuleSet.standard
+        rules.weights[.vipSender] = 9_000_000_000_000_000_000
+        let error = #expect(throws: RuleSetError.self) { try rules.validate() }
+        #expect(error?.detail.contains("vip_sender") == true)
+        let preferences = Data(#"{"threshold": 9000000000000000000}"#.utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(UrgencyPreferences.self, from: preferences) }
+    }
+}
