@@ -128,7 +128,7 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        .testTarget(name: "StandInsTests", dependencies: ["StandIns", "AlfredCore",
+        .testTarget(name: "StandInsTests", dependencies: ["StandIns", "AlfredCore", "AlfredTesting",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

@@ -251,6 +251,58 @@ import Testing
         }
     }
 
+    /// Pages continue after the last item handed out, not at a count: an item cancelled on an earlier
+    /// page must not push a live one past the cut, where no later sync would report it (it never changed).
+    @Test(arguments: [
+        [("singleEvents", "true")],
+        [("singleEvents", "true"), ("orderBy", "startTime")],
+        [("singleEvents", "true"), ("orderBy", "updated")],
+        [("orderBy", "updated")],
+    ])
+    func cancellingOnAnEarlierPageSkipsNothing(order: [(String, String)]) async throws {
+        try await Self.with { google, token in
+            let first = try await google.get(Self.events + query(order + [("maxResults", "2")]), token: token)
+            #expect(first.ids.count == 2)
+            var pageToken = try #require(first.json["nextPageToken"] as? String)
+            let cancelled = try #require(first.ids.first)
+            try google.standIn.cancelEvent(id: cancelled, forUser: H.email)
+
+            var seen = first.ids
+            var syncToken: String?
+            for _ in 0..<10 {
+                let page = try await google.get(Self.events + query(order + [("maxResults", "2"), ("pageToken", pageToken)]),
+                                                token: token)
+                #expect(page.status == 200, "\(page.body)")
+                seen += page.ids
+                guard let next = page.json["nextPageToken"] as? String else {
+                    syncToken = page.json["nextSyncToken"] as? String
+                    break
+                }
+                pageToken = next
+            }
+            let live = try await google.get(Self.events + query(order), token: token)
+            #expect(!live.ids.contains(cancelled) && live.ids.count >= 5)
+            #expect(Set(live.ids).isSubset(of: seen), "skipped: \(Set(live.ids).subtracting(seen).sorted())")
+            #expect(seen.count == Set(seen).count, "no item twice: \(seen)")
+
+            // The cancellation happened while paging, so the final sync token still reports it.
+            let sync = try #require(syncToken)
+            let singleEvents = order.filter { $0.0 == "singleEvents" }
+            let changes = try await google.get(Self.events + query(singleEvents + [("syncToken", sync)]), token: token)
+            #expect(changes.ids == [cancelled])
+        }
+    }
+
+    @Test func pageTokenIsTiedToItsOrdering() async throws {
+        try await Self.with { google, token in
+            let first = try await google.get(Self.events + query([("singleEvents", "true"), ("maxResults", "2")]), token: token)
+            let next = try #require(first.json["nextPageToken"] as? String)
+            let mixed = try await google.get(Self.events + query([
+                ("singleEvents", "true"), ("orderBy", "updated"), ("maxResults", "2"), ("pageToken", next)]), token: token)
+            #expect(mixed.status == 400 && mixed.reason == "invalid")
+        }
+    }
+
     @Test func syncTokenReturnsChangesShapedLikeGoogles() async throws {
         try await Self.with { google, token in
             let full = try await google.get(Self.events + query([

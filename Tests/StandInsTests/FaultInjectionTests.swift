@@ -80,6 +80,29 @@ import Testing
         }
     }
 
+    /// `pathRegex` is compiled once, when the rule is added: a bad one is refused there, and a good
+    /// one (capture groups and all) keeps matching whole paths for every request while active.
+    @Test func pathRegexIsCheckedAtInjectionAndMatchesWholePathsAfterwards() async throws {
+        try await H.with { google in
+            let error = #expect(throws: StandInError.self) {
+                try google.standIn.injectFault(FaultRule(match: .init(pathRegex: "(unclosed"), response: .internalFailure))
+            }
+            #expect(error?.code == .invalidFault && error?.message.contains("does not compile") == true)
+            #expect(google.standIn.recordedRequests().isEmpty)
+
+            try google.standIn.injectFault(FaultRule(match: .init(method: "GET", pathRegex: "/calendar/v3/(users|calendars)/.+"),
+                                                     response: .unavailable(), times: nil))
+            for _ in 0..<3 {
+                #expect(try await google.send(.GET, "/calendar/v3/calendars/primary/events").status == 503)
+                #expect(try await google.send(.GET, "/calendar/v3/users/me/settings/timezone").status == 503)
+            }
+            // Whole-path matches only: a prefix or a longer path elsewhere does not trip it.
+            #expect(try await google.send(.GET, "/calendar/v3/calendars").status != 503)
+            #expect(try await google.send(.GET, "/x/calendar/v3/calendars/primary/events").status != 503)
+            #expect(google.standIn.recordedRequests().filter { $0.fault == "custom" }.count == 6)
+        }
+    }
+
     @Test func serverSideRevocationMakesTheNextRefreshInvalidGrant() async throws {
         try await H.with { google in
             let first = try #require(try await google.consent()["refresh_token"] as? String)

@@ -205,6 +205,37 @@ import Testing
         }
     }
 
+    /// A delayed message that fell due before a later change gets its history id first: history stays
+    /// in time order, so retention drops exactly the old records and no newer start id 404s early.
+    @Test func aDueDelayedMessageTakesItsHistoryIdBeforeALaterDelivery() async throws {
+        var gmail = GoogleStandIn.GmailSettings()
+        gmail.historyRetentionSeconds = 60
+        try await Self.with([], gmail: gmail) { google, token in
+            let start = try google.standIn.currentHistoryId(forUser: H.email)
+            let delayed = try google.standIn.deliverMessage(Seed(subject: "on its way", arrivesInSeconds: 1), toUser: H.email)
+            google.standIn.advanceClock(bySeconds: 2)
+            // No read in between: the delivery itself must deliver what is due first.
+            let immediate = try google.standIn.deliverMessage(Seed(subject: "right now"), toUser: H.email)
+
+            let history = try await google.get(Self.base + "/history?startHistoryId=\(start)", token: token)
+            let records = try #require(history.json["history"] as? [[String: Any]])
+            let added = records.compactMap { ((($0["messagesAdded"] as? [[String: Any]])?.first)?["message"] as? [String: Any])?["id"] as? String }
+            #expect(added == [delayed, immediate])
+            let ids = records.compactMap { ($0["id"] as? String).flatMap(UInt64.init) }
+            #expect(ids.count == 2 && ids == ids.sorted())
+            let delayedID = try await google.get(Self.base + "/messages/\(delayed)?format=minimal", token: token).json["historyId"] as? String
+            let immediateID = try await google.get(Self.base + "/messages/\(immediate)?format=minimal", token: token).json["historyId"] as? String
+            #expect(delayedID.flatMap(UInt64.init) == ids.first && immediateID.flatMap(UInt64.init) == ids.last)
+
+            // 60.5 s after the delayed arrival, 59.5 s after the immediate one: only the first record goes.
+            google.standIn.advanceClock(bySeconds: 59.5)
+            #expect(try await google.get(Self.base + "/history?startHistoryId=\(start)", token: token).status == 404)
+            let recent = try await google.get(Self.base + "/history?startHistoryId=\(try #require(delayedID))", token: token)
+            #expect(recent.status == 200)
+            #expect((recent.json["history"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [try #require(immediateID)])
+        }
+    }
+
     @Test func tooOldStartHistoryIdIs404() async throws {
         var gmail = GoogleStandIn.GmailSettings()
         gmail.historyRetentionSeconds = 3600

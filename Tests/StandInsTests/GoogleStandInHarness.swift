@@ -36,8 +36,8 @@ struct GoogleHarness {
     /// Runs `body` against a fresh stand-in inside a ServiceGroup, as production runs it; shuts it
     /// down gracefully and stops the client whatever happens.
     static func with(_ configuration: GoogleStandIn.Configuration = configuration(), clock: StandInClock = StandInClock(),
+                     logger: Logger = Logger(label: "alfred.standin.test"),
                      _ body: (GoogleHarness) async throws -> Void) async throws {
-        let logger = Logger(label: "alfred.standin.test")
         let standIn = GoogleStandIn(configuration: configuration, clock: clock, logger: logger)
         let services = ServiceGroup(services: [standIn], logger: logger)
         let client = HTTPClient(eventLoopGroupProvider: .singleton,

@@ -77,6 +77,36 @@ import Testing
         }
     }
 
+    /// The control plane tells "no such user" (404) from a bad change (400) by the error's code.
+    @Test func unknownUsersAreTheirOwnErrorCode() async throws {
+        try await H.with { google in
+            let standIn = google.standIn
+            let calls: [(String, () throws(StandInError) -> Void)] = [
+                ("upsertEvent", { () throws(StandInError) in _ = try standIn.upsertEvent(.init(startInMinutes: 1), forUser: "nobody@example.com") }),
+                ("cancelEvent", { () throws(StandInError) in try standIn.cancelEvent(id: "x", forUser: "nobody@example.com") }),
+                ("deliverMessage", { () throws(StandInError) in _ = try standIn.deliverMessage(.init(), toUser: "0") }),
+                ("deleteMessage", { () throws(StandInError) in try standIn.deleteMessage(id: "x", forUser: "nobody@example.com") }),
+                ("mintAccessToken", { () throws(StandInError) in _ = try standIn.mintAccessToken(forUser: "nobody@example.com", scopes: []) }),
+                ("currentHistoryId", { () throws(StandInError) in _ = try standIn.currentHistoryId(forUser: "nobody@example.com") }),
+            ]
+            for (name, call) in calls {
+                let error = #expect(throws: StandInError.self, "\(name)") { try call() }
+                #expect(error?.code == .unknownUser, "\(name)")
+            }
+            // A known user with a bad change is a different error, whatever its message says.
+            let bad = #expect(throws: StandInError.self) { try standIn.cancelEvent(id: "no user here", forUser: H.email) }
+            #expect(bad?.code == .invalidScenario)
+
+            let removal = #"{"user": "nobody@example.com", "id": "x"}"#
+            for path in ["/_fake/state/events/cancel", "/_fake/state/messages/delete"] {
+                #expect(try await google.postJSON(path, removal).status == 404, "\(path)")
+            }
+            #expect(try await google.postJSON("/_fake/tokens", #"{"user": "nobody@example.com", "scopes": []}"#).status == 404)
+            let known = try await google.postJSON("/_fake/state/events/cancel", #"{"user": "\#(H.email)", "id": "no user here"}"#)
+            #expect(known.status == 400)
+        }
+    }
+
     @Test func portIsReportedWhileRunningAndRefusedAfterStop() async throws {
         let first = GoogleStandIn(configuration: H.configuration())
         let second = GoogleStandIn(configuration: H.configuration())

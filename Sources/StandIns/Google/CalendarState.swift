@@ -259,10 +259,10 @@ struct CalendarState: Sendable {
             switch frequency.lowercased() {
             case "daily": recurrence = Recurrence(everyDays: 1, count: seed.recurrenceCount)
             case "weekly": recurrence = Recurrence(everyDays: 7, count: seed.recurrenceCount)
-            default: throw StandInError(.invalidScenario, "event \(id): recurrence must be daily or weekly, not '\(frequency)'")
+            default: throw StandInError(.invalidScenario, "recurrence must be daily or weekly")
             }
             if let count = seed.recurrenceCount, count < 1 {
-                throw StandInError(.invalidScenario, "event \(id): recurrenceCount must be at least 1")
+                throw StandInError(.invalidScenario, "recurrenceCount must be at least 1")
             }
         }
         let existing = events[id]
@@ -324,7 +324,10 @@ struct CalendarState: Sendable {
            now.timeIntervalSince(updatedMin) > TimeInterval(settings.updatedMinHorizonSeconds) {
             throw .updatedMinTooLongAgo
         }
-        let cursor = try PageCursor(query.pageToken, currentSequence: changeCounter)
+        let order: PageCursor.Order = query.orderBy == "updated" ? .updated : .start
+        let cursor = try PageCursor(query.pageToken, order: order)
+        // Sync tokens cover every change since the first page.
+        let sequence = cursor?.sequence ?? changeCounter
 
         let windowMin = token?.windowMin ?? query.timeMin
         let windowMax = token?.windowMax ?? query.timeMax
@@ -356,22 +359,24 @@ struct CalendarState: Sendable {
         if let iCalUID = query.iCalUID { rows = rows.filter { "\($0.seriesID ?? $0.id)@google.com" == iCalUID } }
         if !query.eventTypes.isEmpty { rows = rows.filter { query.eventTypes.contains($0.details.eventType ?? "default") } }
 
-        switch query.orderBy {
-        case "updated": rows.sort { ($0.updated, $0.id) < ($1.updated, $1.id) }
-        default: rows.sort { ($0.start, $0.id) < ($1.start, $1.id) }  // startTime, and Google's "stable order"
-        }
+        // startTime, and Google's "stable order", sort by start; orderBy=updated by last change.
+        let key = { (row: Row) in PageCursor.Key(time: order == .updated ? row.updated : row.start, id: row.id) }
+        rows.sort { key($0) < key($1) }
 
-        let pageRows = rows.dropFirst(cursor.offset).prefix(query.maxResults)
-        let nextOffset = cursor.offset + pageRows.count
+        // A page starts after the last item of the previous one, not at a count: items that vanish
+        // from earlier pages meanwhile (a cancellation) must not push unseen ones past the cut.
+        let remaining = cursor.map { cursor in rows.filter { key($0) > cursor.after } } ?? rows
+        let pageRows = remaining.prefix(query.maxResults)
         let responseZone = query.responseZone ?? zone
         let items = pageRows.map { render($0, listing: true, zone: responseZone, maxAttendees: query.maxAttendees) }
-        guard nextOffset >= rows.count else {
-            return EventPage(items: items, nextPageToken: PageCursor(offset: nextOffset, sequence: cursor.sequence).token)
+        if remaining.count > pageRows.count, let last = pageRows.last {
+            let next = PageCursor(order: order, after: key(last), sequence: sequence)
+            return EventPage(items: items, nextPageToken: next.token)
         }
         // Last page: a sync token covering every change up to the first page, so nothing that
         // changed while the client paged is lost.
         let syncToken = "CP" + Self.randomToken(bytes: 18)
-        syncTokens[syncToken] = SyncTokenRecord(sequence: cursor.sequence, issuedAt: now, windowMin: windowMin,
+        syncTokens[syncToken] = SyncTokenRecord(sequence: sequence, issuedAt: now, windowMin: windowMin,
                                                 windowMax: windowMax)
         return EventPage(items: items, nextSyncToken: syncToken)
     }
@@ -572,13 +577,14 @@ struct CalendarState: Sendable {
 
     private static func details(from seed: GoogleStandIn.SeedEvent, now: Date, zone: TimeZone,
                                 ownerEmail: String) throws(StandInError) -> EventDetails {
-        let name = seed.id ?? seed.summary ?? "event"
+        // Messages name the field, never the seed's title or times: they end up in logs. The caller
+        // says which seed (`users[0].events[3]` when seeding).
         let timing: EventTiming
         if seed.allDay == true || seed.date != nil {
             var first: CalendarDay
             if let text = seed.date ?? seed.start {
                 guard let day = CalendarDay(text) else {
-                    throw StandInError(.invalidScenario, "event \(name): all-day date '\(text)' is not yyyy-mm-dd")
+                    throw StandInError(.invalidScenario, "all-day date is not yyyy-mm-dd")
                 }
                 first = day
             } else {
@@ -587,7 +593,7 @@ struct CalendarState: Sendable {
             var last = first.adding(days: 1)
             if let text = seed.end {
                 guard let day = CalendarDay(text), day > first else {
-                    throw StandInError(.invalidScenario, "event \(name): all-day end '\(text)' must be a yyyy-mm-dd after the start")
+                    throw StandInError(.invalidScenario, "all-day end must be a yyyy-mm-dd after the start")
                 }
                 last = day
             }
@@ -596,22 +602,22 @@ struct CalendarState: Sendable {
             let start: Date
             if let text = seed.start {
                 guard let parsed = GoogleTime.parseRFC3339(text) else {
-                    throw StandInError(.invalidScenario, "event \(name): start '\(text)' is not RFC 3339 with an offset")
+                    throw StandInError(.invalidScenario, "start is not RFC 3339 with an offset, e.g. 2026-11-20T09:00:00+01:00")
                 }
                 start = parsed
             } else if let minutes = seed.startInMinutes {
                 start = now.addingTimeInterval(minutes * 60)
             } else {
-                throw StandInError(.invalidScenario, "event \(name): give start, startInMinutes, date or allDay")
+                throw StandInError(.invalidScenario, "give start, startInMinutes, date or allDay")
             }
             var end = start.addingTimeInterval((seed.durationMinutes ?? 60) * 60)
             if let text = seed.end {
                 guard let parsed = GoogleTime.parseRFC3339(text) else {
-                    throw StandInError(.invalidScenario, "event \(name): end '\(text)' is not RFC 3339 with an offset")
+                    throw StandInError(.invalidScenario, "end is not RFC 3339 with an offset, e.g. 2026-11-20T10:00:00+01:00")
                 }
                 end = parsed
             }
-            guard end > start else { throw StandInError(.invalidScenario, "event \(name): end must be after start") }
+            guard end > start else { throw StandInError(.invalidScenario, "end must be after start") }
             timing = .timed(start: start, end: end)
         }
         var attendees = seed.attendees ?? []
@@ -641,34 +647,57 @@ struct CalendarState: Sendable {
     }
 }
 
-/// An opaque `pageToken`: where the next page starts and the change counter when paging began.
+/// An opaque `pageToken`: the sort key of the last item handed out and the change counter when
+/// paging began. The next page starts after that key, so items cancelled or moved on earlier pages
+/// shift nothing; what changed while the client paged is reported by the final sync token.
 /// Stateless, so it survives anything but a malformed copy (which is a 400, as at Google).
 struct PageCursor: Sendable {
-    var offset: Int
+    /// What the list is sorted by: `start` (orderBy=startTime and the default order) or `updated`.
+    enum Order: String, Sendable {
+        case start = "s"
+        case updated = "u"
+    }
+
+    /// A position in list order: the sort time, then the id to break ties.
+    struct Key: Sendable, Comparable {
+        var time: Date
+        var id: String
+
+        static func < (lhs: Key, rhs: Key) -> Bool { (lhs.time, lhs.id) < (rhs.time, rhs.id) }
+    }
+
+    var order: Order
+    /// The last item of the previous page.
+    var after: Key
     var sequence: Int
 
-    init(offset: Int, sequence: Int) {
-        self.offset = offset
+    init(order: Order, after: Key, sequence: Int) {
+        self.order = order
+        self.after = after
         self.sequence = sequence
     }
 
-    init(_ token: String?, currentSequence: Int) throws(GoogleAPIError) {
-        guard let token else {
-            self.init(offset: 0, sequence: currentSequence)
-            return
-        }
+    /// Nil without a token (the first page).
+    init?(_ token: String?, order: Order) throws(GoogleAPIError) {
+        guard let token else { return nil }
+        let invalid = GoogleAPIError.badRequest("Invalid page token value.", reason: "invalid", parameter: "pageToken")
         var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
-              text.hasPrefix("p1:") else {
-            throw .badRequest("Invalid page token value.", reason: "invalid", parameter: "pageToken")
-        }
-        let parts = text.dropFirst(3).split(separator: ":")
-        guard parts.count == 2, let offset = Int(parts[0]), let sequence = Int(parts[1]), offset >= 0 else {
-            throw .badRequest("Invalid page token value.", reason: "invalid", parameter: "pageToken")
-        }
-        self.init(offset: offset, sequence: sequence)
+              text.hasPrefix("p2:") else { throw invalid }
+        // p2:<order>:<sequence>:<seconds since 2001>:<id>; the id goes last as it may hold colons.
+        let parts = text.dropFirst(3).split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
+        // A token from a list in another order would start at a meaningless place.
+        guard parts.count == 4, Order(rawValue: String(parts[0])) == order, let sequence = Int(parts[1]),
+              let seconds = Double(parts[2]), seconds.isFinite, !parts[3].isEmpty else { throw invalid }
+        self.init(order: order, after: Key(time: Date(timeIntervalSinceReferenceDate: seconds), id: String(parts[3])),
+                  sequence: sequence)
     }
 
-    var token: String { Data("p1:\(offset):\(sequence)".utf8).base64URLEncoded }
+    /// The time is written in full (Swift prints doubles so they read back exactly), so the key
+    /// compares equal to the item's own after the round trip.
+    var token: String {
+        Data("p2:\(order.rawValue):\(sequence):\(after.time.timeIntervalSinceReferenceDate):\(after.id)".utf8)
+            .base64URLEncoded
+    }
 }

@@ -12,22 +12,30 @@ extension GoogleStandIn {
 
     /// Builds every user's calendar and mailbox from the scenario, relative to `now`. A seed that
     /// cannot be used is skipped and described in the second result, so one typo does not empty
-    /// the whole scenario.
+    /// the whole scenario. Problems name seeds by position (`users[0].events[3]`), never by email,
+    /// title or time: they are logged.
     static func seedAccounts(_ configuration: Configuration, now: Date) -> (Accounts, [String]) {
         var accounts = Accounts()
         var problems: [String] = []
-        for user in configuration.users {
+        for (userIndex, user) in configuration.users.enumerated() {
+            let userName = "users[\(userIndex)]"
             if let name = user.timeZone, TimeZone(identifier: name) == nil {
-                problems.append("user \(user.email): unknown timeZone '\(name)'; use an IANA name such as Europe/Zurich")
+                problems.append("\(userName): unknown timeZone; use an IANA name such as Europe/Zurich")
             }
             var calendar = CalendarState(ownerEmail: user.email, zone: zone(of: user))
-            for event in user.events {
-                do throws(StandInError) { try calendar.upsert(event, now: now) } catch { problems.append(error.message) }
+            for (index, event) in user.events.enumerated() {
+                do throws(StandInError) { try calendar.upsert(event, now: now) } catch {
+                    problems.append("\(userName).events[\(index)]: \(error.message)")
+                }
             }
             var mailbox = Mailbox(email: user.email, zone: zone(of: user))
             // Oldest first, so history ids follow the messages' dates.
-            for message in user.messages.sorted(by: { ($0.arrivedMinutesAgo ?? 0) > ($1.arrivedMinutesAgo ?? 0) }) {
-                do throws(StandInError) { try mailbox.deliver(message, now: now) } catch { problems.append(error.message) }
+            let oldestFirst = user.messages.enumerated()
+                .sorted { ($0.element.arrivedMinutesAgo ?? 0) > ($1.element.arrivedMinutesAgo ?? 0) }
+            for (index, message) in oldestFirst {
+                do throws(StandInError) { try mailbox.deliver(message, now: now) } catch {
+                    problems.append("\(userName).messages[\(index)]: \(error.message)")
+                }
             }
             accounts.calendars[user.subject] = calendar
             accounts.mailboxes[user.subject] = mailbox
@@ -49,26 +57,31 @@ extension GoogleStandIn {
         let users = scenario.withLock { $0.users }
         guard let user = users.first(where: { $0.subject == identifier || $0.email.lowercased() == identifier.lowercased() })
         else {
-            throw StandInError(.invalidScenario,
+            throw StandInError(.unknownUser,
                                "no user '\(identifier)'; the scenario has \(users.map { $0.email }.joined(separator: ", "))")
         }
         return user
     }
 
-    /// Runs `body` on the user's calendar (created empty if the user came without one).
-    func withCalendar<T>(of user: User, _ body: (inout CalendarState) throws(GoogleAPIError) -> T) throws(GoogleAPIError) -> T {
-        try accounts.withLock { accounts throws(GoogleAPIError) -> T in
+    /// Runs `body` on the user's calendar (created empty if the user came without one). Every read
+    /// and change of a calendar goes through here.
+    func withCalendar<T, E: Error>(of user: User, _ body: (inout CalendarState) throws(E) -> T) throws(E) -> T {
+        try accounts.withLock { accounts throws(E) -> T in
             var calendar = accounts.calendars[user.subject] ?? CalendarState(ownerEmail: user.email, zone: Self.zone(of: user))
             defer { accounts.calendars[user.subject] = calendar }
             return try body(&calendar)
         }
     }
 
-    /// Runs `body` on the user's mailbox after delivering what has arrived by now on the stand-in's clock.
-    func withMailbox<T>(of user: User, _ body: (inout Mailbox) throws(GoogleAPIError) -> T) throws(GoogleAPIError) -> T {
-        let now = clock.now()
+    /// Runs `body` on the user's mailbox after delivering what has arrived by now on the stand-in's
+    /// clock. Every read and change of a mailbox goes through here, so history records are made in
+    /// time order (which retention relies on): a message due earlier gets its id before a later change.
+    /// A change passes the `now` it makes its records at, so the catch-up runs at that same instant.
+    func withMailbox<T, E: Error>(of user: User, now: Date? = nil,
+                                  _ body: (inout Mailbox) throws(E) -> T) throws(E) -> T {
+        let now = now ?? clock.now()
         let retention = TimeInterval(scenario.withLock { $0.gmail.historyRetentionSeconds })
-        return try accounts.withLock { accounts throws(GoogleAPIError) -> T in
+        return try accounts.withLock { accounts throws(E) -> T in
             var mailbox = accounts.mailboxes[user.subject] ?? Mailbox(email: user.email, zone: Self.zone(of: user))
             mailbox.catchUp(now: now, retention: retention)
             defer { accounts.mailboxes[user.subject] = mailbox }
@@ -86,12 +99,7 @@ extension GoogleStandIn {
     public func upsertEvent(_ event: SeedEvent, forUser user: String) throws(StandInError) -> String {
         let owner = try self.user(user)
         let now = clock.now()
-        return try accounts.withLock { accounts throws(StandInError) -> String in
-            var calendar = accounts.calendars[owner.subject] ?? CalendarState(ownerEmail: owner.email, zone: Self.zone(of: owner))
-            let id = try calendar.upsert(event, now: now)
-            accounts.calendars[owner.subject] = calendar
-            return id
-        }
+        return try withCalendar(of: owner) { calendar throws(StandInError) in try calendar.upsert(event, now: now) }
     }
 
     /// Deletes an event or a whole series, or cancels one occurrence when `id` is an instance id.
@@ -99,13 +107,7 @@ extension GoogleStandIn {
     public func cancelEvent(id: String, forUser user: String) throws(StandInError) {
         let owner = try self.user(user)
         let now = clock.now()
-        try accounts.withLock { accounts throws(StandInError) in
-            guard var calendar = accounts.calendars[owner.subject] else {
-                throw StandInError(.invalidScenario, "no event '\(id)' on \(owner.email)'s calendar")
-            }
-            try calendar.cancel(id: id, now: now)
-            accounts.calendars[owner.subject] = calendar
-        }
+        try withCalendar(of: owner) { calendar throws(StandInError) in try calendar.cancel(id: id, now: now) }
     }
 
     /// Puts a message in the user's mailbox now, or at `arrivesInSeconds` on the stand-in's clock.
@@ -114,25 +116,14 @@ extension GoogleStandIn {
     public func deliverMessage(_ message: SeedMessage, toUser user: String) throws(StandInError) -> String {
         let owner = try self.user(user)
         let now = clock.now()
-        return try accounts.withLock { accounts throws(StandInError) -> String in
-            var mailbox = accounts.mailboxes[owner.subject] ?? Mailbox(email: owner.email, zone: Self.zone(of: owner))
-            let id = try mailbox.deliver(message, now: now)
-            accounts.mailboxes[owner.subject] = mailbox
-            return id
-        }
+        return try withMailbox(of: owner, now: now) { mailbox throws(StandInError) in try mailbox.deliver(message, now: now) }
     }
 
     /// Deletes a message: `messages.get` answers 404 and history gets a `messageDeleted` record.
     public func deleteMessage(id: String, forUser user: String) throws(StandInError) {
         let owner = try self.user(user)
         let now = clock.now()
-        try accounts.withLock { accounts throws(StandInError) in
-            guard var mailbox = accounts.mailboxes[owner.subject] else {
-                throw StandInError(.invalidScenario, "no message '\(id)' in \(owner.email)'s mailbox")
-            }
-            try mailbox.delete(id: id, now: now)
-            accounts.mailboxes[owner.subject] = mailbox
-        }
+        try withMailbox(of: owner, now: now) { mailbox throws(StandInError) in try mailbox.delete(id: id, now: now) }
     }
 
     /// A bearer token for `user` with exactly `scopes`, without the OAuth dance; it expires after
@@ -141,7 +132,7 @@ extension GoogleStandIn {
         let owner = try self.user(user)
         let now = clock.now()
         guard let token = ledger.withLock({ $0.mintAccessToken(subject: owner.subject, scopes: scopes, now: now) }) else {
-            throw StandInError(.invalidScenario, "user '\(user)' is not in the current scenario")
+            throw StandInError(.unknownUser, "user '\(user)' is not in the current scenario")
         }
         return token
     }
@@ -164,10 +155,6 @@ extension GoogleStandIn {
     /// The user's current Gmail `historyId` (what `profile` answers), after pending arrivals.
     public func currentHistoryId(forUser user: String) throws(StandInError) -> String {
         let owner = try self.user(user)
-        do {
-            return try withMailbox(of: owner) { mailbox throws(GoogleAPIError) in String(mailbox.historyId) }
-        } catch {
-            throw StandInError(.invalidScenario, "mailbox of \(owner.email) is unreadable: \(error.message)")
-        }
+        return withMailbox(of: owner) { mailbox in String(mailbox.historyId) }
     }
 }

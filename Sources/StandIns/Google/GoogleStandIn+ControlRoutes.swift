@@ -199,7 +199,11 @@ extension GoogleStandIn {
     /// Runs a state change; its error becomes a control-plane 400 (404 when the user is unknown).
     private static func controlled<T>(_ change: () throws(StandInError) -> T) throws(ControlFailure) -> T {
         do { return try change() } catch {
-            throw ControlFailure(status: error.message.hasPrefix("no user") ? .notFound : .badRequest, message: error.message)
+            let status: HTTPResponse.Status = switch error.code {
+            case .unknownUser: .notFound
+            default: .badRequest
+            }
+            throw ControlFailure(status: status, message: error.message)
         }
     }
 

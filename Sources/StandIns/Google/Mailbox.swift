@@ -142,7 +142,7 @@ struct Mailbox: Sendable {
     @discardableResult
     mutating func deliver(_ seed: GoogleStandIn.SeedMessage, now: Date) throws(StandInError) -> String {
         if let delay = seed.arrivesInSeconds, delay < 0 {
-            throw StandInError(.invalidScenario, "message \(seed.id ?? "?"): arrivesInSeconds must be >= 0")
+            throw StandInError(.invalidScenario, "arrivesInSeconds must be >= 0")
         }
         let internalDate = now.addingTimeInterval(-(seed.arrivedMinutesAgo ?? 0) * 60 + (seed.arrivesInSeconds ?? 0))
         let id = seed.id ?? newMessageID(internalDate)

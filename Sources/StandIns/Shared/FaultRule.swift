@@ -81,6 +81,19 @@ final class FaultPlan: Sendable {
         var id: String
         var rule: FaultRule
         var remaining: Int?
+        /// `rule.match.pathRegex`, compiled once when the rule is added: `take` runs on every request.
+        var pathRegex: CompiledPattern?
+    }
+
+    /// A compiled path pattern. `Regex<AnyRegexOutput>` is not Sendable only because its match
+    /// output holds `Any`; this one is immutable and used solely inside `entries`' lock (in `take`),
+    /// for a yes/no whole match whose output never leaves it.
+    struct CompiledPattern: @unchecked Sendable {
+        private let regex: Regex<AnyRegexOutput>
+
+        init(_ pattern: String) throws { regex = try Regex(pattern) }
+
+        func wholeMatches(_ text: String) -> Bool { (try? regex.wholeMatch(in: text)) != nil }
     }
 
     private let entries = Mutex<[Entry]>([])
@@ -88,8 +101,9 @@ final class FaultPlan: Sendable {
 
     /// Validates the rule (regex compiles, it does something, counts are positive) and activates it.
     func add(_ rule: FaultRule) throws(StandInError) -> String {
+        var pathRegex: CompiledPattern?
         if let pattern = rule.match.pathRegex {
-            do { _ = try Regex(pattern) } catch {
+            do { pathRegex = try CompiledPattern(pattern) } catch {
                 throw StandInError(.invalidFault, "pathRegex '\(pattern)' does not compile: \(error)")
             }
         }
@@ -106,14 +120,14 @@ final class FaultPlan: Sendable {
             defer { next += 1 }
             return "fault-\(next)"
         }
-        entries.withLock { $0.append(Entry(id: id, rule: rule, remaining: rule.times)) }
+        entries.withLock { $0.append(Entry(id: id, rule: rule, remaining: rule.times, pathRegex: pathRegex)) }
         return id
     }
 
     /// The first rule matching `request`, with one use consumed; rules used up disappear.
     func take(for request: RequestFacts) -> FaultRule? {
         entries.withLock { entries in
-            guard let index = entries.firstIndex(where: { Self.matches($0.rule.match, request) }) else { return nil }
+            guard let index = entries.firstIndex(where: { Self.matches($0, request) }) else { return nil }
             let rule = entries[index].rule
             if let remaining = entries[index].remaining {
                 if remaining <= 1 { entries.remove(at: index) } else { entries[index].remaining = remaining - 1 }
@@ -135,13 +149,11 @@ final class FaultPlan: Sendable {
 
     func removeAll() { entries.withLock { $0.removeAll() } }
 
-    private static func matches(_ match: FaultRule.Match, _ request: RequestFacts) -> Bool {
+    private static func matches(_ entry: Entry, _ request: RequestFacts) -> Bool {
+        let match = entry.rule.match
         if let method = match.method, method.uppercased() != request.method.uppercased() { return false }
         if let path = match.path, path != request.path { return false }
-        if let pattern = match.pathRegex {
-            // Compiled per request: `add` already proved it compiles, and fault traffic is tiny.
-            guard let regex = try? Regex(pattern), (try? regex.wholeMatch(in: request.path)) != nil else { return false }
-        }
+        if let regex = entry.pathRegex, !regex.wholeMatches(request.path) { return false }
         if let needle = match.bodyContains, !request.body.contains(needle) { return false }
         for (name, value) in match.headers ?? [:] {
             guard request.headers[name.lowercased()]?.contains(value) == true else { return false }

@@ -9,6 +9,8 @@ public struct StandInError: Error, CustomStringConvertible, Sendable {
         public static let invalidScenario = Code(name: "invalid_scenario")
         /// A fault rule cannot be used (bad regex, unknown fault name, nothing to do).
         public static let invalidFault = Code(name: "invalid_fault")
+        /// A user named by email or subject is not in the current scenario.
+        public static let unknownUser = Code(name: "unknown_user")
     }
 
     public let code: Code

@@ -49,14 +49,23 @@ struct TrafficMiddleware: RouterMiddleware {
 
         recorder.append(Self.record(request, facts: facts, status: response.status.code, fault: fault?.name,
                                     receivedAt: receivedAt))
-        // Method, path and status only: queries and bodies may hold tokens.
+        // Method, path and status only: queries and bodies may hold tokens; the path without emails.
         logger.debug("stand-in request", metadata: [
             "alfred.standin.method": "\(facts.method)",
-            "alfred.standin.path": "\(facts.path)",
+            "alfred.standin.path": "\(Self.loggablePath(facts.path))",
             "alfred.standin.status": "\(response.status.code)",
             "alfred.standin.fault": "\(fault?.name ?? "none")",
         ])
         return response
+    }
+
+    /// The path with every segment that holds an email (a calendar id, a Gmail `userId`; raw or
+    /// percent-encoded) replaced by `<redacted>`, so logs carry no user's address.
+    static func loggablePath(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            // `%40` checked as such: a segment with a broken escape elsewhere would not decode at all.
+            segment.contains("@") || segment.lowercased().contains("%40") ? "<redacted>" : String(segment)
+        }.joined(separator: "/")
     }
 
     static func response(_ canned: CannedResponse) -> Response {
