@@ -42,3 +42,29 @@ extension MetricName {
     /// Calendar/Gmail HTTP exchange time, head to last body byte. Label: `api`.
     public static let googleRequestDuration = "alfred_google_request_duration_seconds"
 }
+
+extension MetricName {
+    /// SLI: APNs acceptance time minus the reminder's scheduled time, observed once per reminder that
+    /// APNs accepted (HTTP 200). Buckets include exactly 1, 5, 30, 60 and 300 s. No labels.
+    public static let reminderDeliverySeconds = "alfred_reminder_delivery_seconds"
+    /// SLI: reminders that reached a terminal failure (no 200 before their deadline or attempts ran
+    /// out, or an unconfirmed send). Reminders whose only devices are retired count in neither.
+    public static let reminderDeliveryFailures = "alfred_reminder_delivery_failures_total"
+    /// One per notification (not per device). Labels: `kind` (meeting.reminder|morning.brief|
+    /// mail.urgent|mail.relay), `result` (delivered|expired|failed|unconfirmed|no_device).
+    public static let pushDeliveries = "alfred_push_deliveries_total"
+    /// One per APNs request. Label `result`: `success`, an APNs reason from Apple's documented set
+    /// (`BadDeviceToken`, `Unregistered`, `TooManyRequests`, ...), `network`, or `other`.
+    public static let apnsRequests = "alfred_apns_requests_total"
+    /// APNs exchange time, request to response. No labels.
+    public static let apnsRequestDuration = "alfred_apns_request_duration_seconds"
+    /// Device tokens retired after APNs said so. Label `reason` (Unregistered|ExpiredToken|BadDeviceToken|DeviceTokenNotForTopic).
+    public static let devicesRetired = "alfred_devices_retired_total"
+    /// Provider JWTs minted (broker). Label `trigger` (initial|age|expired_provider_token).
+    public static let apnsProviderTokenMints = "alfred_apns_provider_token_mints_total"
+    /// User feedback on urgent-mail alerts (the `feedback.urgent` job). Label `verdict`
+    /// (false_positive|confirmed).
+    public static let urgentFeedback = "alfred_urgent_feedback_total"
+    /// Delete-all completion time, request to final audit record (issue #6). No labels.
+    public static let deleteAllDuration = "alfred_delete_all_duration_seconds"
+}
