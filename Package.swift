@@ -149,6 +149,8 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .testTarget(name: "StandInsTests", dependencies: ["StandIns", "AlfredCore", "AlfredTesting",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),

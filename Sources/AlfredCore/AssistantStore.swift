@@ -33,9 +33,13 @@ public struct OutboundNotification: Sendable {
     public let idempotencyKey: String
     /// The push job (its payload is sealed by the caller).
     public let job: NewJob
+    /// When the notification stops being useful (`apns-expiration`). Kept in the ledger, not on the
+    /// job: delivery itself records a notification that ran out of time as `expired` (an SLO event),
+    /// which a queue-side expiry would skip.
+    public let deadline: Date?
 
-    public init(userID: UUID, kind: String, idempotencyKey: String, job: NewJob) {
-        self.userID = userID; self.kind = kind; self.idempotencyKey = idempotencyKey; self.job = job
+    public init(userID: UUID, kind: String, idempotencyKey: String, job: NewJob, deadline: Date?) {
+        self.userID = userID; self.kind = kind; self.idempotencyKey = idempotencyKey; self.job = job; self.deadline = deadline
     }
 }
 

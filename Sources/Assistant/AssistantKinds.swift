@@ -69,9 +69,9 @@ public struct Outbox: Sendable {
     public func notification(_ content: PushContent, userID: UUID, idempotencyKey: String,
                              deadline: Date?) throws -> OutboundNotification {
         let payload = try SealedPayload.make(content, sealer: sealer, userID: userID, purpose: .notification)
-        var job = NewJob(kind: AssistantKind.pushDeliver, payload: payload, schedule: .now, deadline: deadline, uniqueKey: idempotencyKey, userID: userID)
+        var job = NewJob(kind: AssistantKind.pushDeliver, payload: payload, schedule: .now, uniqueKey: idempotencyKey, userID: userID)
         job.priority = content.kind == "meeting.reminder" ? 10 : 0
-        return OutboundNotification(userID: userID, kind: content.kind, idempotencyKey: idempotencyKey, job: job)
+        return OutboundNotification(userID: userID, kind: content.kind, idempotencyKey: idempotencyKey, job: job, deadline: deadline)
     }
 }
 

@@ -16,6 +16,8 @@ public struct HostSealer: Sendable {
         case cursor
         case preferences
         case mailID = "mail-id"
+        /// An APNs device token (hex).
+        case deviceToken = "device-token"
     }
 
     public struct OpenError: Error, CustomStringConvertible {

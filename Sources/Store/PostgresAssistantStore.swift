@@ -116,7 +116,7 @@ public struct PostgresAssistantStore: AssistantStore {
             var claimed = false
             for try await _ in try await connection.query(AssistantSQL.claimNotificationKey(
                 key: notification.idempotencyKey, userID: notification.userID, kind: notification.kind, jobID: jobID,
-                deadline: notification.job.deadline), logger: logger
+                deadline: notification.deadline), logger: logger
             ).decode(String.self) { claimed = true }
             guard claimed else { return false }
             var job = notification.job

@@ -21,6 +21,12 @@ public enum Telemetry {
             ms(1), ms(5), ms(10), ms(20), ms(50), ms(100), ms(250), ms(500), ms(1000), ms(5000), ms(30_000),
             ms(60_000), ms(300_000),
         ]
+        // The reminder SLI: resolves 1, 5, 30, 60 and 300 s; "within 60 s" is exactly a bucket bound.
+        factory.durationHistogramBuckets[MetricName.reminderDeliverySeconds] = [1, 5, 15, 30, 45, 60, 90, 120, 300].map { ms($0 * 1000) }
+        factory.durationHistogramBuckets[MetricName.apnsRequestDuration] = [
+            ms(5), ms(10), ms(25), ms(50), ms(100), ms(250), ms(500), ms(1000), ms(2500), ms(5000), ms(10_000),
+        ]
+        factory.durationHistogramBuckets[MetricName.deleteAllDuration] = [1, 5, 10, 30, 60, 300, 3600, 6 * 3600, 24 * 3600].map { ms($0 * 1000) }
         return factory
     }
 }

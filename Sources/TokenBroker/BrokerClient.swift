@@ -1,4 +1,5 @@
 import AlfredCore
+import APNs
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -67,6 +68,13 @@ public final class BrokerClient: Sendable {
         guard case .rewrapped(let version) = try await send(.rewrap(connectorID: connectorID), timeout: timeout)
         else { throw Self.unexpectedReply }
         return version
+    }
+
+    /// The shared APNs provider token; `rejected` is the one APNs refused as expired, if any.
+    public func apnsProviderToken(rejected: String? = nil, timeout: Duration? = nil) async throws -> ProviderToken {
+        guard case .providerToken(let jwt, let issuedAt) = try await send(.apnsToken(rejected: rejected), timeout: timeout)
+        else { throw Self.unexpectedReply }
+        return ProviderToken(jwt: jwt.unsafeValue, issuedAt: issuedAt)
     }
 
     /// Succeeds when the broker is up and admits this process's OS user.

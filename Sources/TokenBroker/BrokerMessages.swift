@@ -10,10 +10,12 @@ import Foundation
 //   {"v":1,"id":"…","op":"revoke","connector_id":"…"}
 //   {"v":1,"id":"…","op":"rewrap","connector_id":"…"}
 //   {"v":1,"id":"…","op":"ping"}
+//   {"v":1,"id":"…","op":"apns_token"[,"rejected":"<the JWT APNs refused as expired>"]}
 // Responses carry the request's id; on one connection they may arrive in any order:
 //   {"v":1,"id":"…","ok":true,"access_token":"…","expires_at":<unix seconds>}
 //   {"v":1,"id":"…","ok":true,"connector_id":"…","scopes":["…"]}
 //   {"v":1,"id":"…","ok":true,"key_version":<int>}                              (rewrap)
+//   {"v":1,"id":"…","ok":true,"provider_token":"<JWT>","issued_at":<unix seconds>} (apns_token)
 //   {"v":1,"id":"…","ok":true}                                                   (revoke, ping)
 //   {"v":1,"id":"…"|null,"ok":false,"error":{"code":"…","message":"…","retryable":false}}
 // `id` is null only when the broker could not read one from the request (malformed JSON,
@@ -26,6 +28,8 @@ public enum BrokerOperation: String, Sendable, CaseIterable {
     case revoke
     /// Key rotation: move the connector's data key to the active key version (no token is exposed).
     case rewrap
+    /// The shared APNs provider JWT (minted here, in one place, and reused by every worker).
+    case apnsToken = "apns_token"
     case ping
 }
 
@@ -51,6 +55,8 @@ public enum BrokerRequest: Sendable, Hashable {
     case exchangeCode(CodeExchange)
     case revoke(connectorID: String)
     case rewrap(connectorID: String)
+    /// `rejected`: the token APNs refused with `ExpiredProviderToken`, if that is why the caller asks.
+    case apnsToken(rejected: String?)
     case ping
 
     public var operation: BrokerOperation {
@@ -59,6 +65,7 @@ public enum BrokerRequest: Sendable, Hashable {
         case .exchangeCode: .exchangeCode
         case .revoke: .revoke
         case .rewrap: .rewrap
+        case .apnsToken: .apnsToken
         case .ping: .ping
         }
     }
@@ -94,6 +101,8 @@ public enum BrokerReply: Sendable, Hashable {
     case connected(ConnectedConnector)
     /// The key version the connector's data key is wrapped under now.
     case rewrapped(keyVersion: Int)
+    /// The APNs provider token and when it was issued.
+    case providerToken(jwt: Redacted<String>, issuedAt: Date)
     case empty
 }
 
@@ -110,6 +119,9 @@ private enum WireKey: String, CodingKey {
     case scopes
     case keyVersion = "key_version"
     case forceRefresh = "force_refresh"
+    case rejected
+    case providerToken = "provider_token"
+    case issuedAt = "issued_at"
 }
 
 /// A request with its envelope: `{"v":1,"id":…,"op":…, …}`.
@@ -159,6 +171,12 @@ public struct BrokerRequestFrame: Sendable, Hashable, Codable {
                     code: Redacted(try container.requiredString(.code, nonEmpty: true)),
                     codeVerifier: Redacted(try container.requiredString(.codeVerifier, nonEmpty: true)),
                     redirectURI: try container.requiredString(.redirectURI, nonEmpty: true)))
+        case .apnsToken:
+            let rejected: String?
+            do { rejected = try container.decodeIfPresent(String.self, forKey: .rejected) } catch {
+                throw BrokerError.badRequest("field \"rejected\" must be a string")
+            }
+            request = .apnsToken(rejected: rejected)
         case .ping:
             request = .ping
         }
@@ -180,6 +198,8 @@ public struct BrokerRequestFrame: Sendable, Hashable, Codable {
             try container.encode(exchange.code.unsafeValue, forKey: .code)
             try container.encode(exchange.codeVerifier.unsafeValue, forKey: .codeVerifier)
             try container.encode(exchange.redirectURI, forKey: .redirectURI)
+        case .apnsToken(let rejected):
+            try container.encodeIfPresent(rejected, forKey: .rejected)
         case .ping:
             break
         }
@@ -214,6 +234,9 @@ public struct BrokerResponseFrame: Sendable, Hashable, Codable {
             result = .success(
                 .accessToken(
                     BrokerAccessToken(token: Redacted(token), expiresAt: Date(timeIntervalSince1970: Double(expiresAt)))))
+        } else if let jwt = try container.decodeIfPresent(String.self, forKey: .providerToken) {
+            let issuedAt = try container.decode(Int64.self, forKey: .issuedAt)
+            result = .success(.providerToken(jwt: Redacted(jwt), issuedAt: Date(timeIntervalSince1970: Double(issuedAt))))
         } else if let keyVersion = try container.decodeIfPresent(Int.self, forKey: .keyVersion) {
             result = .success(.rewrapped(keyVersion: keyVersion))
         } else if let connectorID = try container.decodeIfPresent(String.self, forKey: .connectorID) {
@@ -244,6 +267,9 @@ public struct BrokerResponseFrame: Sendable, Hashable, Codable {
                 try container.encode(connector.scopes, forKey: .scopes)
             case .rewrapped(let keyVersion):
                 try container.encode(keyVersion, forKey: .keyVersion)
+            case .providerToken(let jwt, let issuedAt):
+                try container.encode(jwt.unsafeValue, forKey: .providerToken)
+                try container.encode(Int64(issuedAt.timeIntervalSince1970.rounded(.down)), forKey: .issuedAt)
             case .empty:
                 break
             }

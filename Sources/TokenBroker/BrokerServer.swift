@@ -1,3 +1,5 @@
+import AlfredCore
+import APNs
 import Foundation
 import Logging
 import NIOCore
@@ -30,6 +32,8 @@ public struct BrokerServer<Handler: BrokerRequestHandler>: Service {
         /// Largest frame payload accepted, in bytes.
         public var maxFrameSize: Int = 64 * 1024
         public var maxConcurrentRequestsPerConnection: Int = 32
+        /// Mints the APNs provider token for `apns_token` (nil: the op answers `not_found`).
+        public var providerTokens: (any ProviderTokenSource)?
 
         public init(socketPath: String, allowedUIDs: Set<UInt32> = [PeerCredentials.currentUID]) {
             self.socketPath = socketPath
@@ -209,6 +213,12 @@ public struct BrokerServer<Handler: BrokerRequestHandler>: Service {
                 return (frame.id, .success(.empty))
             case .rewrap(let connectorID):
                 return (frame.id, .success(.rewrapped(keyVersion: try await handler.rewrap(connectorID: connectorID, context: context))))
+            case .apnsToken(let rejected):
+                guard let minter = configuration.providerTokens else {
+                    throw BrokerError(code: .notFound, message: "this broker has no APNs signing key (--apns-key-file)", retryable: false)
+                }
+                let token = try await minter.providerToken(rejected: rejected)
+                return (frame.id, .success(.providerToken(jwt: Redacted(token.jwt), issuedAt: token.issuedAt)))
             case .ping:
                 return (frame.id, .success(.empty))
             }

@@ -1,4 +1,5 @@
 import AlfredCore
+import APNs
 import Foundation
 
 /// How workers get Google access tokens: from the broker over its Unix socket. A worker never sees
@@ -11,5 +12,17 @@ public struct BrokerTokenSource: TokenSource {
     public func accessToken(for connector: UUID, forceRefresh: Bool) async throws -> AccessToken {
         let token = try await client.accessToken(connectorID: connector.uuidString.lowercased(), forceRefresh: forceRefresh)
         return AccessToken(token: token.token, expiresAt: token.expiresAt)
+    }
+}
+
+/// How workers get the APNs provider token: from the broker, which holds the signing key and mints in
+/// one place for every worker on the host.
+public struct BrokerProviderTokenSource: ProviderTokenSource {
+    let client: BrokerClient
+
+    public init(client: BrokerClient) { self.client = client }
+
+    public func providerToken(rejected: String?) async throws -> ProviderToken {
+        try await client.apnsProviderToken(rejected: rejected)
     }
 }

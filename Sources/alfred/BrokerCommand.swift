@@ -1,9 +1,11 @@
 import AlfredCore
+import APNs
 import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import KeyService
 import Logging
+import Metrics
 import PostgresNIO
 import ServiceLifecycle
 import Store
@@ -26,6 +28,9 @@ struct BrokerCommand: AsyncParsableCommand {
     @Option(help: "OAuth client id (env: GOOGLE_CLIENT_ID). The secret comes only from GOOGLE_CLIENT_SECRET.") var googleClientID: String?
     @Option(name: .customLong("allow-uid"), help: "OS user id allowed to call the broker (repeat; default: this process's).")
     var allowedUIDs: [UInt32] = []
+    @Option(help: "APNs signing key, Apple's .p8 (env: APNS_KEY_FILE); enables the apns_token op.") var apnsKeyFile: String?
+    @Option(help: "The .p8 key's 10-character Key ID (env: APNS_KEY_ID).") var apnsKeyID: String?
+    @Option(help: "The Apple developer Team ID (env: APNS_TEAM_ID).") var apnsTeamID: String?
     @OptionGroup var metrics: MetricsOption
 
     func run() async throws {
@@ -67,6 +72,17 @@ struct BrokerCommand: AsyncParsableCommand {
             logger: logger)
         var configuration = BrokerServer<GoogleTokenBroker>.Configuration(socketPath: socketPath)
         if !allowedUIDs.isEmpty { configuration.allowedUIDs = Set(allowedUIDs) }
+        if let keyFile = apnsKeyFile ?? env["APNS_KEY_FILE"] {
+            let signer: ProviderTokenSigner
+            do {
+                signer = try ProviderTokenSigner(keyID: try setting(apnsKeyID, "APNS_KEY_ID"), teamID: try setting(apnsTeamID, "APNS_TEAM_ID"),
+                                                 p8Path: keyFile)
+            } catch let error as ProviderTokenError { throw ValidationError(error.description) }
+            configuration.providerTokens = ProviderTokenMinter(signer: signer, onMint: { trigger in
+                Counter(label: MetricName.apnsProviderTokenMints, dimensions: [("trigger", trigger.rawValue)]).increment()
+                logger.info("minted an APNs provider token", metadata: ["alfred.apns.trigger": "\(trigger.rawValue)"])
+            })
+        }
         let server = BrokerServer(configuration: configuration, handler: handler, logger: logger, onListening: {
             logger.info("token broker listening", metadata: ["alfred.socket": "\(socketPath)"])
         })

@@ -1,4 +1,5 @@
 import AlfredCore
+import APNs
 import ArgumentParser
 import Assistant
 import AsyncHTTPClient
@@ -35,6 +36,12 @@ struct WorkerOptions: ParsableArguments {
     @Option(help: "Serve Calendar and Gmail from this root (the stand-in: http://127.0.0.1:8085); default: Google, or GOOGLE_CALENDAR_BASE_URL and GMAIL_BASE_URL.")
     var googleBaseURL: String?
     @Option(help: "Urgency rule set JSON (default: the built-in versioned set).") var urgencyRules: String?
+    @Option(help: "The app's bundle id, APNs topic (env: APNS_TOPIC). With --broker-socket and --data-key-file it enables delivery (push.deliver, queue 'delivery').")
+    var apnsTopic: String?
+    @Option(help: "Send every push to this APNs base URL, both environments (the stand-in: https://127.0.0.1:2197).") var apnsURL: String?
+    @Option(help: "APNs production base URL.") var apnsProductionURL = "https://api.push.apple.com"
+    @Option(help: "APNs sandbox base URL.") var apnsSandboxURL = "https://api.sandbox.push.apple.com"
+    @Option(help: "Extra CA certificate (PEM) to trust for APNs: the stand-in's test CA.") var apnsCAFile: String?
 
     func workerConfiguration(queue: String) -> Worker<ContinuousClock>.Configuration {
         var c = Worker<ContinuousClock>.Configuration()
@@ -95,6 +102,8 @@ struct AssistantSetup: Sendable {
     let http: HTTPClient
     let tokens: any TokenSource
     let logger: Logger
+    /// Present when the worker delivers pushes (`--apns-topic`).
+    let delivery: APNsClient?
 
     init?(options: WorkerOptions, broker: BrokerClient?, logger: Logger) throws {
         let environment = ProcessInfo.processInfo.environment
@@ -112,6 +121,25 @@ struct AssistantSetup: Sendable {
         http = HTTPClient(eventLoopGroupProvider: .singleton)
         tokens = BrokerTokenSource(client: broker)
         self.logger = logger
+        if let topic = options.apnsTopic ?? environment["APNS_TOPIC"] {
+            var apns = APNsConfiguration(topic: topic)
+            apns.productionURL = options.apnsURL ?? options.apnsProductionURL
+            apns.sandboxURL = options.apnsURL ?? options.apnsSandboxURL
+            if let caFile = options.apnsCAFile {
+                guard let pem = FileManager.default.contents(atPath: caFile) else {
+                    throw ValidationError("cannot read --apns-ca-file \(caFile)")
+                }
+                apns.extraTrustRootsPEM = [String(decoding: pem, as: UTF8.self)]
+            }
+            let apnsHTTP: HTTPClient
+            do { apnsHTTP = try APNsClient.makeHTTPClient(configuration: apns) } catch {
+                throw ValidationError("--apns-ca-file holds no usable PEM certificate")
+            }
+            delivery = APNsClient(http: apnsHTTP, configuration: apns,
+                                  tokens: CachedProviderTokens(upstream: BrokerProviderTokenSource(client: broker)), logger: logger)
+        } else {
+            delivery = nil
+        }
     }
 
     func register(in registry: inout JobRegistry, client: PostgresClient, jobs: PostgresJobStore) {
@@ -120,6 +148,9 @@ struct AssistantSetup: Sendable {
             readers: GoogleAPIReaders(configuration: google, http: http, tokens: tokens, logger: logger),
             sealer: sealer, ruleSet: ruleSet)
         environment.register(in: &registry)
+        if let delivery {
+            registry.register(PushDeliveryHandler(store: PostgresDeliveryStore(client: client, logger: logger), sender: delivery, sealer: sealer))
+        }
     }
 
     /// The planner is one recurring system job; its unique key makes starting it from every worker harmless.
@@ -131,7 +162,10 @@ struct AssistantSetup: Sendable {
         }
     }
 
-    func shutdown() async { try? await http.shutdown() }
+    func shutdown() async {
+        try? await http.shutdown()
+        try? await delivery?.http.shutdown()
+    }
 }
 
 extension JobRegistry {

@@ -56,7 +56,7 @@ import Testing
             let store = PostgresAssistantStore(client: client, jobs: jobs, logger: logger)
             func notification() -> OutboundNotification {
                 OutboundNotification(userID: user, kind: "meeting.reminder", idempotencyKey: "reminder:abc",
-                                     job: NewJob(kind: JobKind("push.deliver", queue: "delivery"), payload: [1]))
+                                     job: NewJob(kind: JobKind("push.deliver", queue: "delivery"), payload: [1]), deadline: nil)
             }
             #expect(try await store.notify(notification()))
             #expect(try await !store.notify(notification()), "same key while the push is queued")
@@ -122,7 +122,7 @@ import Testing
             let store = PostgresAssistantStore(client: client, jobs: PostgresJobStore(client: client, logger: logger), logger: logger)
             for (key, deadline) in [("old", Date().addingTimeInterval(-3 * 86_400)), ("fresh", Date().addingTimeInterval(3600))] {
                 _ = try await store.notify(OutboundNotification(userID: user, kind: "meeting.reminder", idempotencyKey: key,
-                    job: NewJob(kind: JobKind("push.deliver", queue: "delivery"), deadline: deadline)))
+                    job: NewJob(kind: JobKind("push.deliver", queue: "delivery")), deadline: deadline))
             }
             _ = try await store.transaction { try await $0.recordMailAlerts(
                 [MailAlert(messageKey: "m-old", messageSealed: [1], disposition: .alerted, score: 9),

@@ -56,7 +56,8 @@ struct AssistantWorld {
         func pushes() async throws -> [(content: PushContent, deadline: Date?, key: String)] {
             var pushes: [(PushContent, Date?, String)] = []
             let rows = try await owner.query("""
-                SELECT payload, deadline_at, unique_key, user_id FROM jobs WHERE kind = 'push.deliver' ORDER BY created_at
+                SELECT j.payload, n.deadline_at, j.unique_key, j.user_id FROM jobs j
+                JOIN notifications n ON n.job_id = j.id WHERE j.kind = 'push.deliver' ORDER BY j.created_at
                 """, logger: TestDatabase.quietLogger)
             for try await (payload, deadline, key, user) in rows.decode((ByteBuffer, Date?, String, UUID).self) {
                 let content = try JSONDecoder().decode(SealedPayload.self, from: Data(buffer: payload))

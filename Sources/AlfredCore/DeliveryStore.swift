@@ -1,0 +1,74 @@
+import Foundation
+
+/// A device of the user, as delivery sees it: the token stays sealed until the send.
+public struct DeviceTarget: Sendable, Equatable {
+    public let id: UUID
+    /// `sandbox` or `production`.
+    public let environment: String
+    public let tokenSealed: [UInt8]
+    /// Last (re-)registration: a 410 whose timestamp is older than this does not retire the device.
+    public let registeredAt: Date
+    public init(id: UUID, environment: String, tokenSealed: [UInt8], registeredAt: Date) {
+        self.id = id; self.environment = environment; self.tokenSealed = tokenSealed; self.registeredAt = registeredAt
+    }
+}
+
+/// Where one notification stands, read at the start of a `push.deliver` run.
+public struct DeliveryPlan: Sendable {
+    public enum State: String, Sendable, CaseIterable {
+        case pending, delivered, expired, failed, unconfirmed
+        case noDevice = "no_device"
+    }
+    public enum SendState: String, Sendable { case sending, accepted, rejected, unconfirmed }
+
+    public let idempotencyKey: String
+    public let userID: UUID
+    /// `meeting.reminder`, `morning.brief`, `mail.urgent`, `mail.relay`.
+    public let kind: String
+    public let deadline: Date?
+    public let state: State
+    /// The user's active (not retired) devices.
+    public let devices: [DeviceTarget]
+    /// Earlier runs' records, by device id (retired devices included).
+    public let sends: [UUID: SendState]
+
+    public init(idempotencyKey: String, userID: UUID, kind: String, deadline: Date?, state: State,
+                devices: [DeviceTarget], sends: [UUID: SendState]) {
+        self.idempotencyKey = idempotencyKey; self.userID = userID; self.kind = kind; self.deadline = deadline
+        self.state = state; self.devices = devices; self.sends = sends
+    }
+}
+
+/// One device's outcome in a run.
+public struct SendOutcome: Sendable, Equatable {
+    public enum Result: Sendable, Equatable {
+        case accepted(at: Date)
+        /// APNs said the token is dead (`Unregistered`, `BadDeviceToken`, ...): retire the device.
+        case retire(reason: String)
+        /// Refused for good for this notification (a malformed request); the device stays.
+        case rejected(reason: String)
+        /// Try again later: the `sending` mark is removed so a later run sends it.
+        case retry
+        /// A previous run's `sending` mark: APNs may have it. Never resent.
+        case unconfirmed
+    }
+    public let deviceID: UUID
+    public let apnsID: UUID
+    public let result: Result
+    public init(deviceID: UUID, apnsID: UUID, result: Result) { self.deviceID = deviceID; self.apnsID = apnsID; self.result = result }
+}
+
+/// Delivery's storage: the notification ledger, devices and per-device send records.
+public protocol DeliveryStore: Sendable {
+    /// The notification whose push job this is, or nil (its user was deleted, or it was pruned).
+    func deliveryPlan(jobID: UUID) async throws -> DeliveryPlan?
+    /// Writes (and commits) `sending` for these devices; returns the ones this call claimed — a
+    /// device already marked by another run is not sent to again.
+    func beginSends(key: String, userID: UUID, devices: [(id: UUID, apnsID: UUID)]) async throws -> Set<UUID>
+    /// Records outcomes and retirements in one transaction. With `finish`, also sets the
+    /// notification's final state and deletes the push job's payload (the sealed text).
+    /// Returns true when this call set `first_accepted_at` (the first APNs 200 for the notification).
+    func recordSends(key: String, jobID: UUID, outcomes: [SendOutcome], finish: DeliveryPlan.State?) async throws -> Bool
+    /// Registers a device (or re-registers it: a retired one comes back). Returns its id.
+    func registerDevice(userID: UUID, tokenKey: String, tokenSealed: [UInt8], environment: String) async throws -> UUID
+}

@@ -1,0 +1,247 @@
+import AlfredCore
+import APNs
+import Crypto
+import Foundation
+import JobQueue
+import Metrics
+
+/// Sends one APNs push; `APNsClient` in production, any real HTTP/2 peer in tests.
+public protocol PushSender: Sendable {
+    func send(_ request: APNsRequest) async throws -> APNsResponse
+}
+
+extension APNsClient: PushSender {}
+
+/// `push.deliver`: one notification to every active device of its user, once.
+///
+/// Exactly once per idempotency key, per device:
+/// - the ledger row (`notifications`) was written with the job, so a second enqueue of the key is a
+///   no-op;
+/// - before a request goes out its `push_sends` row is committed as `sending`; a run that finds such a
+///   row left behind by a dead worker cannot know whether APNs accepted, so it records `unconfirmed`
+///   and does not send again (a duplicate alert is worse than a counted, alerted-on loss);
+/// - outcomes, device retirements and the notification's final state commit together, and the final
+///   state deletes the sealed text from the job.
+///
+/// The notification's deadline (the meeting start, say) is `apns-expiration` and the end of retrying:
+/// 429 and 5xx retry with the queue's backoff until then, and a run that starts after it records
+/// `expired`. Reminder lateness (first APNs 200 minus the scheduled time) is the SLI.
+public struct PushDeliveryHandler: JobHandler {
+    /// The sealed text; absent once the notification is finished.
+    public struct Payload: Decodable, Sendable { public var sealed: Data? }
+
+    public let kind = AssistantKind.pushDeliver
+    let store: any DeliveryStore
+    let sender: any PushSender
+    let sealer: HostSealer
+    let now: @Sendable () -> Date
+    /// Requests in flight per notification (a user's devices).
+    let parallelism = 4
+
+    public init(store: any DeliveryStore, sender: any PushSender, sealer: HostSealer, now: @escaping @Sendable () -> Date = Date.init) {
+        self.store = store; self.sender = sender; self.sealer = sealer; self.now = now
+        DeliveryMetrics.register()
+    }
+
+    public func run(_ payload: Payload, context: JobContext) async throws -> JobOutcome {
+        guard let plan = try await store.deliveryPlan(jobID: context.id.uuid) else {
+            context.logger.info("push has no ledger row (user deleted or ledger pruned); nothing to send")
+            return .done
+        }
+        guard plan.state == .pending else {
+            // Finished by a run whose completion was lost: make sure the text is gone, send nothing.
+            _ = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: [], finish: plan.state)
+            return .done
+        }
+        var previous = plan.sends
+        // Left `sending` by a run that died mid-request: maybe delivered, never resent.
+        let inDoubt = plan.devices.filter { previous[$0.id] == .sending }
+            .map { SendOutcome(deviceID: $0.id, apnsID: apnsID(plan, $0.id), result: .unconfirmed) }
+        for outcome in inDoubt { previous[outcome.deviceID] = .unconfirmed }
+        let todo = plan.devices.filter { previous[$0.id] == nil }
+
+        if let deadline = plan.deadline, deadline <= now() {
+            return try await finish(plan, context, inDoubt, previous: previous, content: nil, expired: true)
+        }
+        if todo.isEmpty {
+            return try await finish(plan, context, inDoubt, previous: previous, content: nil, expired: false)
+        }
+        guard let sealed = payload.sealed,
+              let content = try? SealedPayload(Array(sealed)).open(PushContent.self, sealer: sealer, userID: plan.userID, purpose: .notification)
+        else {
+            _ = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: inDoubt, finish: .failed)
+            DeliveryMetrics.finished(plan.kind, .failed)
+            throw JobError.discard("push text is missing or does not open with this host key")
+        }
+
+        let claimed = try await store.beginSends(key: plan.idempotencyKey, userID: plan.userID,
+                                                 devices: todo.map { ($0.id, apnsID(plan, $0.id)) })
+        let sent = await send(content, plan, todo.filter { claimed.contains($0.id) })
+        var outcomes = inDoubt + sent.map(\.outcome)
+        let retryAfter = sent.compactMap(\.retryAfter).max()
+        let retrying = outcomes.filter { $0.result == .retry }
+        if !retrying.isEmpty, context.attempt >= context.maxAttempts {
+            // Out of attempts: these devices are given up on; the notification finishes below.
+            outcomes = outcomes.map { $0.result == .retry ? SendOutcome(deviceID: $0.deviceID, apnsID: $0.apnsID, result: .rejected(reason: "attempts exhausted")) : $0 }
+        }
+        for outcome in outcomes { previous[outcome.deviceID] = outcome.result.sendState }
+        let stillRetrying = outcomes.contains { $0.result == .retry }
+        if stillRetrying {
+            let first = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: outcomes, finish: nil)
+            observeFirstAcceptance(first, outcomes, plan, content)
+            let reasons = Set(sent.compactMap(\.reason)).sorted().joined(separator: ",")
+            throw JobError.retry("APNs asked to retry \(retrying.count) of \(plan.devices.count) device(s): \(reasons)", after: retryAfter)
+        }
+        return try await finish(plan, context, outcomes, previous: previous, content: content, expired: false)
+    }
+
+    /// Records the run and the notification's final state, and counts it.
+    private func finish(_ plan: DeliveryPlan, _ context: JobContext, _ outcomes: [SendOutcome], previous: [UUID: DeliveryPlan.SendState?],
+                        content: PushContent?, expired: Bool) async throws -> JobOutcome {
+        let states = previous.values.compactMap { $0 }
+        let state: DeliveryPlan.State =
+            if states.contains(.accepted) { .delivered }
+            else if states.contains(.unconfirmed) { .unconfirmed }
+            else if expired { .expired }
+            else if states.allSatisfy({ $0 == .rejected }) && outcomes.allSatisfy({ if case .retire = $0.result { true } else { false } }) { .noDevice }
+            else { .failed }
+        let first = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: outcomes, finish: state)
+        if let content { observeFirstAcceptance(first, outcomes, plan, content) }
+        DeliveryMetrics.finished(plan.kind, state)
+        if state != .delivered {
+            context.logger.notice("notification finished without delivery", metadata: [
+                "alfred.delivery.state": "\(state.rawValue)", "alfred.delivery.devices": "\(plan.devices.count)"])
+        }
+        return .done
+    }
+
+    private func observeFirstAcceptance(_ first: Bool, _ outcomes: [SendOutcome], _ plan: DeliveryPlan, _ content: PushContent) {
+        guard first, plan.kind == DeliveryMetrics.reminderKind else { return }
+        let accepted = outcomes.compactMap { if case .accepted(let at) = $0.result { at } else { nil } }.min()
+        guard let accepted else { return }
+        DeliveryMetrics.reminderLateness.recordNanoseconds(Int64(max(0, accepted.timeIntervalSince(content.scheduledAt)) * 1e9))
+    }
+
+    private struct Sent: Sendable {
+        var outcome: SendOutcome
+        var retryAfter: Duration?
+        var reason: String?
+    }
+
+    private func send(_ content: PushContent, _ plan: DeliveryPlan, _ devices: [DeviceTarget]) async -> [Sent] {
+        let body: [UInt8] = content.kind == DeliveryMetrics.relayKind
+            ? APNsPayload.background(kind: "sync")
+            : APNsPayload.alert(title: content.title, body: content.body, threadID: DeliveryMetrics.thread(content.kind),
+                                kind: DeliveryMetrics.thread(content.kind), timeSensitive: content.kind == DeliveryMetrics.reminderKind)
+        let relay = content.kind == DeliveryMetrics.relayKind
+        return await withTaskGroup(of: Sent.self) { group in
+            var results: [Sent] = []
+            var pending = devices[...]
+            func next(_ group: inout TaskGroup<Sent>) {
+                guard let device = pending.popFirst() else { return }
+                let id = apnsID(plan, device.id)
+                group.addTask {
+                    await sendOne(device, APNsRequest(
+                        deviceToken: "", environment: APNsEnvironment(rawValue: device.environment) ?? .production,
+                        pushType: relay ? .background : .alert, priority: relay ? 5 : 10, expiration: plan.deadline,
+                        collapseID: relay ? nil : String(plan.idempotencyKey.utf8.prefix(64))!, apnsID: id, payload: body), userID: plan.userID)
+                }
+            }
+            for _ in 0..<parallelism { next(&group) }
+            for await result in group {
+                results.append(result)
+                next(&group)
+            }
+            return results
+        }
+    }
+
+    private func sendOne(_ device: DeviceTarget, _ template: APNsRequest, userID: UUID) async -> Sent {
+        func outcome(_ result: SendOutcome.Result, retryAfter: Duration? = nil, reason: String? = nil) -> Sent {
+            Sent(outcome: SendOutcome(deviceID: device.id, apnsID: template.apnsID, result: result), retryAfter: retryAfter, reason: reason)
+        }
+        var request = template
+        do {
+            request.deviceToken = String(decoding: try sealer.open(device.tokenSealed, purpose: .deviceToken, userID: userID), as: UTF8.self)
+        } catch {
+            return outcome(.rejected(reason: "device token does not open"), reason: "sealed-token")
+        }
+        let response: APNsResponse
+        do {
+            response = try await sender.send(request)
+        } catch APNsClientError.payloadTooLarge {
+            return outcome(.rejected(reason: "PayloadTooLarge"), reason: "PayloadTooLarge")
+        } catch APNsClientError.malformedDeviceToken {
+            return outcome(.retire(reason: "BadDeviceToken"), reason: "BadDeviceToken")
+        } catch {
+            // Network trouble, provider token unavailable: nothing was accepted as far as we know.
+            return outcome(.retry, reason: "network")
+        }
+        switch response.disposition {
+        case .delivered:
+            return outcome(.accepted(at: now()))
+        case .retireDevice(let reason, let unregisteredAt):
+            if let unregisteredAt, unregisteredAt < device.registeredAt {
+                // The device registered this token again after APNs last saw it invalid: keep it.
+                return outcome(.rejected(reason: reason.rawValue), reason: reason.rawValue)
+            }
+            return outcome(.retire(reason: reason.rawValue), reason: reason.rawValue)
+        case .renewProviderToken:
+            return outcome(.retry, reason: "ExpiredProviderToken")
+        case .retry(let after):
+            if case .rejected(_, let reason, _, _) = response { return outcome(.retry, retryAfter: after, reason: reason.metricLabel) }
+            return outcome(.retry, retryAfter: after)
+        case .permanent(let reason):
+            return outcome(.rejected(reason: reason.metricLabel), reason: reason.metricLabel)
+        }
+    }
+
+    /// The same `apns-id` for a notification and device on every attempt, so logs on both sides line up.
+    private func apnsID(_ plan: DeliveryPlan, _ device: UUID) -> UUID {
+        var bytes = Array(SHA256.hash(data: Data("\(plan.idempotencyKey)/\(device.uuidString)".utf8)).prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+}
+
+extension SendOutcome.Result {
+    var sendState: DeliveryPlan.SendState? {
+        switch self {
+        case .accepted: .accepted
+        case .retire, .rejected: .rejected
+        case .unconfirmed: .unconfirmed
+        case .retry: nil
+        }
+    }
+}
+
+enum DeliveryMetrics {
+    static let reminderKind = "meeting.reminder"
+    static let relayKind = "mail.relay"
+    static let kinds: Set<String> = [reminderKind, "morning.brief", "mail.urgent", relayKind]
+
+    static let reminderLateness = Timer(label: MetricName.reminderDeliverySeconds, preferredDisplayUnit: .seconds)
+    static let reminderFailures = Counter(label: MetricName.reminderDeliveryFailures)
+
+    static func thread(_ kind: String) -> String {
+        switch kind {
+        case reminderKind: "calendar"
+        case "morning.brief": "brief"
+        default: "mail"
+        }
+    }
+
+    static func finished(_ kind: String, _ state: DeliveryPlan.State) {
+        let label = kinds.contains(kind) ? kind : "other"
+        Counter(label: MetricName.pushDeliveries, dimensions: [("kind", label), ("result", state.rawValue)]).increment()
+        if kind == reminderKind, [.expired, .failed, .unconfirmed].contains(state) { reminderFailures.increment() }
+    }
+
+    /// Creates the SLI series at start-up, so dashboards and rules see zeros rather than nothing.
+    static func register() {
+        _ = reminderLateness
+        _ = reminderFailures
+    }
+}
