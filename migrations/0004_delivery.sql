@@ -14,8 +14,13 @@ CREATE UNIQUE INDEX devices_user_token_idx ON devices (user_id, token_key) WHERE
 ALTER TABLE notifications
     ADD COLUMN state              text NOT NULL DEFAULT 'pending'
         CHECK (state IN ('pending', 'delivered', 'expired', 'failed', 'unconfirmed', 'no_device')),
+    -- When the user should have had it (a reminder's time): lateness = first_accepted_at - scheduled_at.
+    -- No more than the push job's due_at already says.
+    ADD COLUMN scheduled_at       timestamptz NULL,
     ADD COLUMN first_accepted_at  timestamptz NULL,
-    ADD COLUMN finished_at        timestamptz NULL;
+    ADD COLUMN finished_at        timestamptz NULL,
+    -- The user's verdict on an urgent-mail alert (the `feedback.urgent` job), once per notification.
+    ADD COLUMN feedback           text NULL CHECK (feedback IN ('false_positive', 'confirmed'));
 CREATE INDEX notifications_job_idx ON notifications (job_id);
 
 -- One row per notification and device. `sending` is written and committed before the request goes

@@ -37,9 +37,12 @@ public struct OutboundNotification: Sendable {
     /// job: delivery itself records a notification that ran out of time as `expired` (an SLO event),
     /// which a queue-side expiry would skip.
     public let deadline: Date?
+    /// When the user should have had it; delivery's lateness is measured from here.
+    public let scheduledAt: Date?
 
-    public init(userID: UUID, kind: String, idempotencyKey: String, job: NewJob, deadline: Date?) {
+    public init(userID: UUID, kind: String, idempotencyKey: String, job: NewJob, deadline: Date?, scheduledAt: Date? = nil) {
         self.userID = userID; self.kind = kind; self.idempotencyKey = idempotencyKey; self.job = job; self.deadline = deadline
+        self.scheduledAt = scheduledAt
     }
 }
 
@@ -82,6 +85,9 @@ public protocol AssistantStore: Sendable {
     /// Urgent mail recorded since `since`, newest first, at most `limit`.
     func mailAlerts(userID: UUID, since: Date, limit: Int) async throws -> [MailAlert]
     func transaction<T: Sendable>(_ body: @Sendable (any AssistantTransaction) async throws -> T) async throws -> T
+    /// Records the user's verdict on an urgent-mail notification; false if there is no such
+    /// notification of this user or it already has a verdict.
+    func recordFeedback(userID: UUID, idempotencyKey: String, verdict: String) async throws -> Bool
     /// Forgets ledger rows and mail dedupe older than the retention (a duplicate that late is moot).
     func prune(notificationsOlderThan: Duration, mailAlertsOlderThan: Duration) async throws -> Int
 }

@@ -10,6 +10,7 @@ extension AssistantEnvironment {
         registry.register(MeetingReminderHandler(environment: self))
         registry.register(MorningBriefHandler(environment: self))
         registry.register(MailCheckHandler(environment: self))
+        registry.register(UrgentFeedbackHandler(store: store))
     }
 }
 
@@ -26,5 +27,19 @@ extension AssistantEnvironment {
         case .inserted, .rescheduled: return true
         default: return false
         }
+    }
+}
+
+extension AssistantEnvironment {
+    /// Relay mode (seeds/gmail-relay-architecture.md): a Gmail change wakes the user's app with a
+    /// silent push and the app fetches the mail itself; nothing about the mail passes through here.
+    /// Apple throttles background pushes (2–3 an hour), so one per user per 20-minute slot.
+    @discardableResult
+    public func relayHint(userID: UUID) async throws -> Bool {
+        let slot = Int(now().timeIntervalSince1970 / 1200)
+        let key = sealer.keyedHash("relay", userID.uuidString, "\(slot)")
+        let content = PushContent(kind: "mail.relay", title: "", body: "", scheduledAt: now(), collapseID: key)
+        return try await store.notify(try outbox.notification(content, userID: userID, idempotencyKey: key,
+                                                              deadline: now().addingTimeInterval(1200)))
     }
 }

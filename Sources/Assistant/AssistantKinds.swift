@@ -17,6 +17,9 @@ public enum AssistantKind {
     /// Delivery's own queue, so slow APNs calls never starve claiming.
     public static let pushDeliver = JobKind("push.deliver", queue: "delivery", maxAttempts: 20, priority: 10)
 
+    /// The user's verdict on an urgent-mail alert (false-positive rate).
+    public static let urgentFeedback = JobKind("feedback.urgent", maxAttempts: 5)
+
     public static let all = [calendarSync, meetingReminder, morningBrief, mailCheck, plan]
 
     static func uniqueKey(_ kind: JobKind, user: UUID) -> String { "\(kind.name):\(user.uuidString.lowercased())" }
@@ -71,7 +74,8 @@ public struct Outbox: Sendable {
         let payload = try SealedPayload.make(content, sealer: sealer, userID: userID, purpose: .notification)
         var job = NewJob(kind: AssistantKind.pushDeliver, payload: payload, schedule: .now, uniqueKey: idempotencyKey, userID: userID)
         job.priority = content.kind == "meeting.reminder" ? 10 : 0
-        return OutboundNotification(userID: userID, kind: content.kind, idempotencyKey: idempotencyKey, job: job, deadline: deadline)
+        return OutboundNotification(userID: userID, kind: content.kind, idempotencyKey: idempotencyKey, job: job, deadline: deadline,
+                                    scheduledAt: content.scheduledAt)
     }
 }
 

@@ -53,10 +53,11 @@ enum AssistantSQL {
     }
 
     /// Claims the key; the caller enqueues the push only when a row comes back.
-    static func claimNotificationKey(key: String, userID: UUID, kind: String, jobID: UUID, deadline: Date?) -> PostgresQuery {
+    static func claimNotificationKey(key: String, userID: UUID, kind: String, jobID: UUID, deadline: Date?,
+                                     scheduledAt: Date?) -> PostgresQuery {
         """
-        INSERT INTO notifications (idempotency_key, user_id, kind, job_id, deadline_at)
-        VALUES (\(key), \(userID), \(kind), \(jobID), \(deadline))
+        INSERT INTO notifications (idempotency_key, user_id, kind, job_id, deadline_at, scheduled_at)
+        VALUES (\(key), \(userID), \(kind), \(jobID), \(deadline), \(scheduledAt))
         ON CONFLICT (idempotency_key) DO NOTHING
         RETURNING idempotency_key
         """
@@ -91,6 +92,14 @@ enum AssistantSQL {
             DELETE FROM mail_alerts WHERE created_at < now() - make_interval(secs => \(mailSeconds)) RETURNING 1
         )
         SELECT (SELECT count(*) FROM n) + (SELECT count(*) FROM m)
+        """
+    }
+
+    static func recordFeedback(userID: UUID, key: String, verdict: String) -> PostgresQuery {
+        """
+        UPDATE notifications SET feedback = \(verdict)
+        WHERE idempotency_key = \(key) AND user_id = \(userID) AND kind = 'mail.urgent' AND feedback IS NULL
+        RETURNING 1
         """
     }
 }

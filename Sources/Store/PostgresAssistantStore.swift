@@ -76,6 +76,12 @@ public struct PostgresAssistantStore: AssistantStore {
         return alerts
     }
 
+    public func recordFeedback(userID: UUID, idempotencyKey: String, verdict: String) async throws -> Bool {
+        for try await _ in try await client.query(AssistantSQL.recordFeedback(userID: userID, key: idempotencyKey, verdict: verdict),
+                                                  logger: logger).decode(Int32.self) { return true }
+        return false
+    }
+
     public func transaction<T: Sendable>(_ body: @Sendable (any AssistantTransaction) async throws -> T) async throws -> T {
         do {
             return try await client.withTransaction(logger: logger) { connection in
@@ -116,7 +122,7 @@ public struct PostgresAssistantStore: AssistantStore {
             var claimed = false
             for try await _ in try await connection.query(AssistantSQL.claimNotificationKey(
                 key: notification.idempotencyKey, userID: notification.userID, kind: notification.kind, jobID: jobID,
-                deadline: notification.deadline), logger: logger
+                deadline: notification.deadline, scheduledAt: notification.scheduledAt), logger: logger
             ).decode(String.self) { claimed = true }
             guard claimed else { return false }
             var job = notification.job

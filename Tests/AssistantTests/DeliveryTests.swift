@@ -1,0 +1,206 @@
+import AlfredCore
+import AlfredTesting
+import APNs
+import Foundation
+import PostgresNIO
+import StandIns
+import Testing
+@testable import Assistant
+
+@Suite struct DeliveryTests {
+    @Test func aReminderGoesToEveryActiveDeviceOnceWithApplesHeadersAndItsTextIsDeleted() async throws {
+        try await DeliveryWorld().run { w in
+            let phone = try await w.device(), tablet = try await w.device()
+            let deadline = Date().addingTimeInterval(600)
+            let key = try await w.notify(title: "Board sync in 10 min", body: "Room 4.12", deadline: deadline)
+            #expect(try await w.waitForState(key) == "delivered")
+            for device in [phone, tablet] {
+                let pushes = w.deliveries(to: device.token)
+                #expect(pushes.count == 1)
+                let push = try #require(pushes.first)
+                #expect(push.pushType == "alert" && push.priority == 10 && push.topic == DeliveryWorld.topic)
+                #expect(push.collapseID == key)
+                #expect(push.expiration == Int(deadline.timeIntervalSince1970))
+                let json = try #require(try JSONSerialization.jsonObject(with: push.payload) as? [String: Any])
+                let alert = (json["aps"] as? [String: Any])?["alert"] as? [String: String]
+                #expect(alert == ["title": "Board sync in 10 min", "body": "Room 4.12"])
+            }
+            #expect(try await w.jobPayload(key).isEmpty, "the sealed text is deleted once sent")
+            let sends = try await w.owner.query("SELECT state FROM push_sends WHERE idempotency_key = \(key)", logger: TestDatabase.quietLogger)
+                .collect().map { try $0.decode(String.self) }
+            #expect(sends == ["accepted", "accepted"])
+            #expect(w.mints() == [.initial], "one provider token for every push")
+        }
+    }
+
+    @Test func theSameKeyTwiceIsOneNotification() async throws {
+        try await DeliveryWorld().run { w in
+            let phone = try await w.device()
+            let key = try await w.notify(key: "reminder:same")
+            _ = try await w.notify(key: "reminder:same")
+            #expect(try await w.waitForState(key) == "delivered")
+            _ = try await w.notify(key: "reminder:same")
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(w.deliveries(to: phone.token).count == 1)
+        }
+    }
+
+    @Test func unregisteredAndBadTokensRetireTheDeviceAndItGetsNothingMore() async throws {
+        try await DeliveryWorld().run { w in
+            let gone = try await w.device(), unknown = try await w.device(knownToApple: false), live = try await w.device()
+            w.apns.unregister(deviceToken: gone.token, at: Date().addingTimeInterval(60))
+            let first = try await w.notify()
+            #expect(try await w.waitForState(first) == "delivered", "the live device got it")
+            #expect(try await w.retired(gone.id) == "Unregistered")
+            #expect(try await w.retired(unknown.id) == "BadDeviceToken")
+            #expect(try await w.retired(live.id) == nil)
+            let second = try await w.notify()
+            #expect(try await w.waitForState(second) == "delivered")
+            #expect(w.requests(to: gone.token).count == 1 && w.requests(to: unknown.token).count == 1, "retired devices get nothing more")
+            #expect(w.deliveries(to: live.token).count == 2)
+        }
+    }
+
+    @Test func aDeviceThatReRegisteredAfterApplesTimestampIsKept() async throws {
+        try await DeliveryWorld().run { w in
+            let phone = try await w.device()
+            // APNs last saw the token invalid an hour ago; the app registered it again since.
+            w.apns.unregister(deviceToken: phone.token, at: Date().addingTimeInterval(-3600))
+            let key = try await w.notify()
+            #expect(try await w.waitForState(key) == "failed")
+            #expect(try await w.retired(phone.id) == nil)
+        }
+    }
+
+    @Test func onlyRetiredDevicesMeansNoDeviceNotAFailure() async throws {
+        try await DeliveryWorld().run { w in
+            _ = try await w.device(knownToApple: false)
+            let key = try await w.notify()
+            #expect(try await w.waitForState(key) == "no_device")
+            let nobody = try await w.notify()
+            #expect(try await w.waitForState(nobody) == "no_device")
+        }
+    }
+
+    @Test(arguments: [("TooManyRequests", 429), ("InternalServerError", 500), ("ServiceUnavailable", 503), ("Shutdown", 503)])
+    func transientAnswersAreRetriedUntilAccepted(reason: String, status: Int) async throws {
+        try await DeliveryWorld().run { w in
+            let phone = try await w.device()
+            w.apns.inject(.reason(reason, status: status, count: 2))
+            let key = try await w.notify()
+            #expect(try await w.waitForState(key) == "delivered")
+            #expect(w.requests(to: phone.token).map(\.status) == [status, status, 200])
+            #expect(w.deliveries(to: phone.token).count == 1)
+        }
+    }
+
+    @Test func aConnectionResetIsRetriedAndDeliversOnce() async throws {
+        try await DeliveryWorld().run { w in
+            let phone = try await w.device()
+            w.apns.inject(.reset(count: 1))
+            let key = try await w.notify()
+            #expect(try await w.waitForState(key) == "delivered")
+            #expect(w.deliveries(to: phone.token).count == 1)
+        }
+    }
+
+    @Test func retriesStopAtTheDeadlineAsExpired() async throws {
+        try await DeliveryWorld().run { w in
+            let phone = try await w.device()
+            w.apns.inject(.reason("ServiceUnavailable", status: 503, count: 10_000))
+            let key = try await w.notify(deadline: Date().addingTimeInterval(2))
+            #expect(try await w.waitForState(key) == "expired")
+            #expect(w.deliveries(to: phone.token).isEmpty)
+            #expect(try await w.jobPayload(key).isEmpty)
+        }
+    }
+
+    @Test func aNotificationPastItsDeadlineIsNotSent() async throws {
+        try await DeliveryWorld().run { w in
+            let phone = try await w.device()
+            let key = try await w.notify(deadline: Date().addingTimeInterval(-1))
+            #expect(try await w.waitForState(key) == "expired")
+            #expect(w.requests(to: phone.token).isEmpty)
+        }
+    }
+
+    @Test func malformedRequestsAreNotRetried() async throws {
+        try await DeliveryWorld().run { w in
+            let phone = try await w.device()
+            w.apns.inject(.reason("BadCollapseId", status: 400, count: 1))
+            let key = try await w.notify()
+            #expect(try await w.waitForState(key) == "failed")
+            #expect(w.requests(to: phone.token).count == 1)
+        }
+    }
+
+    /// The provider's clock is 30 minutes behind Apple's, so Apple sees every token 30 minutes older
+    /// than we do. 31 minutes later Apple refuses it as expired while we think it 31 minutes old: it is
+    /// renewed (over 20 minutes old, so allowed) and the push is retried once.
+    @Test func anExpiredProviderTokenIsRenewedAndThePushRetriedOnce() async throws {
+        var world = DeliveryWorld()
+        world.providerClockLag = 30 * 60
+        try await world.run { w in
+            let phone = try await w.device()
+            #expect(try await w.waitForState(try await w.notify()) == "delivered")
+            w.apns.clock.advance(bySeconds: 31 * 60)
+            #expect(try await w.waitForState(try await w.notify()) == "delivered")
+            #expect(w.requests(to: phone.token).map(\.reason) == [nil, "ExpiredProviderToken", nil])
+            #expect(w.mints() == [.initial, .expiredProviderToken])
+        }
+    }
+
+    @Test func aSilentRelayPushIsBackgroundPriorityFiveWithNoAlert() async throws {
+        try await DeliveryWorld().run { w in
+            let phone = try await w.device()
+            let key = try await w.notify(kind: "mail.relay", title: "", body: "")
+            #expect(try await w.waitForState(key) == "delivered")
+            let push = try #require(w.deliveries(to: phone.token).first)
+            #expect(push.pushType == "background" && push.priority == 5 && push.collapseID == nil)
+            let json = try #require(try JSONSerialization.jsonObject(with: push.payload) as? [String: Any])
+            #expect((json["aps"] as? [String: Int]) == ["content-available": 1])
+        }
+    }
+
+    @Test func aLongTitleIsShortenedNotRefused() async throws {
+        try await DeliveryWorld().run { w in
+            let phone = try await w.device()
+            let key = try await w.notify(title: String(repeating: "Quarterly planning ", count: 400))
+            #expect(try await w.waitForState(key) == "delivered")
+            #expect(try #require(w.deliveries(to: phone.token).first).payload.count <= 4096)
+        }
+    }
+
+    /// A run that died after marking a device `sending` (APNs may have the push) must not send again.
+    @Test func aSendLeftInDoubtIsNeverRepeated() async throws {
+        try await DeliveryWorld().run { w in
+            let phone = try await w.device()
+            // What a worker killed mid-request leaves behind: the mark, committed, and no outcome.
+            let key = "reminder:in-doubt"
+            let content = PushContent(kind: "meeting.reminder", title: "t", body: "b", scheduledAt: Date(), collapseID: key)
+            var notification = try Outbox(sealer: w.sealer).notification(content, userID: w.userID, idempotencyKey: key,
+                                                                          deadline: Date().addingTimeInterval(600))
+            notification = OutboundNotification(userID: w.userID, kind: notification.kind, idempotencyKey: key,
+                                                job: { var j = notification.job; j.schedule = .after(.seconds(3600)); return j }(),
+                                                deadline: notification.deadline)
+            _ = try await w.assistant.notify(notification)
+            _ = try await w.store.beginSends(key: key, userID: w.userID, devices: [(phone.id, UUID())])
+            _ = try await w.owner.query("UPDATE jobs SET due_at = now() WHERE unique_key = \(key)", logger: TestDatabase.quietLogger).collect()
+            _ = try await w.owner.query("SELECT pg_notify('alfred_jobs', 'delivery 0')", logger: TestDatabase.quietLogger).collect()
+            #expect(try await w.waitForState(key) == "unconfirmed")
+            #expect(w.requests(to: phone.token).isEmpty)
+        }
+    }
+
+    @Test func deviceTokensAndTextNeverReachTheDatabaseInPlaintextOrTheLogs() async throws {
+        try await DeliveryWorld().run { w in
+            let phone = try await w.device()
+            let key = try await w.notify(title: "Secret merger talk in 10 min", body: "Boardroom Zeta")
+            #expect(try await w.waitForState(key) == "delivered")
+            for needle in [phone.token, "Secret merger", "Boardroom Zeta"] {
+                #expect(try await plaintextHits(of: needle, in: w.owner).isEmpty, "\(needle)")
+                #expect(!w.logs.all.contains { $0.contains(needle) }, "\(needle)")
+            }
+        }
+    }
+}
