@@ -26,6 +26,8 @@ struct DeliveryWorld {
     var providerClockLag: TimeInterval = 0
     var retry = RetryPolicy(base: .milliseconds(50), cap: .milliseconds(400))
     var configure: @Sendable (inout APNsStandIn.Configuration) -> Void = { _ in }
+    /// False: no worker here; a test starts `alfred worker` processes itself (see `Running.process`).
+    var inProcessWorker = true
 
     struct Running: Sendable {
         let apns: APNsStandIn
@@ -36,6 +38,13 @@ struct DeliveryWorld {
         let userID: UUID
         let logs: LogCapture
         let mints: @Sendable () -> [ProviderTokenMinter.Trigger]
+        /// For worker processes: their database URL, the host key, the stand-in's URL and CA, and
+        /// the provider-token minter a broker would hold.
+        let workerURL: DatabaseURL
+        let sealerKey: [UInt8]
+        let apnsURL: String
+        let caPEM: String
+        let minter: ProviderTokenMinter
 
         /// Registers a device for the user (sealed, as the API would) and, unless `knownToApple` is
         /// false, on the stand-in.
@@ -95,7 +104,8 @@ struct DeliveryWorld {
         let owner = PostgresClient(configuration: url.clientConfiguration(maxConnections: 2), backgroundLogger: TestDatabase.quietLogger)
         let client = PostgresClient(configuration: workerURL.clientConfiguration(maxConnections: 6), backgroundLogger: TestDatabase.quietLogger)
         let jobs = PostgresJobStore(client: client, logger: logger)
-        let sealer = try HostSealer(keyBytes: HostSealer.generateKeyBytes())
+        let sealerKey = HostSealer.generateKeyBytes()
+        let sealer = try HostSealer(keyBytes: sealerKey)
         let key = P256.Signing.PrivateKey()
         var configuration = APNsStandIn.Configuration(teamID: Self.teamID, providerKeys: [Self.keyID: key.publicKey],
                                                       tls: try TestCertificateAuthority.generate())
@@ -111,6 +121,7 @@ struct DeliveryWorld {
         let http = try APNsClient.makeHTTPClient(configuration: apnsConfiguration)
         let userID = UUID()
         let retry = self.retry
+        let inProcessWorker = self.inProcessWorker
 
         do {
             let result = try await withThrowingTaskGroup(of: Void.self) { tasks in
@@ -133,13 +144,14 @@ struct DeliveryWorld {
                 workerConfiguration.retry = retry
                 let worker = Worker(store: jobs, registry: registry, wakeups: listener, configuration: workerConfiguration,
                                     clock: ContinuousClock(), logger: logger)
-                let group = ServiceGroup(services: [listener, worker], logger: logger)
+                let group = ServiceGroup(services: inProcessWorker ? [listener, worker] : [], logger: logger)
                 let running = Task { try await group.run() }
                 let outcome: Result<T, any Error>
                 do {
                     outcome = .success(try await body(Running(
                         apns: apns, owner: owner, store: store, assistant: PostgresAssistantStore(client: client, jobs: jobs, logger: logger),
-                        sealer: sealer, userID: userID, logs: logs, mints: { mints.all })))
+                        sealer: sealer, userID: userID, logs: logs, mints: { mints.all }, workerURL: workerURL, sealerKey: sealerKey,
+                        apnsURL: root, caPEM: configuration.tls.caCertificatePEM, minter: minter)))
                 } catch {
                     outcome = .failure(error)
                 }
