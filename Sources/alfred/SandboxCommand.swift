@@ -4,12 +4,12 @@ import Logging
 import ServiceLifecycle
 import StandIns
 
-/// `alfred sandbox …`: the local stand-ins for Google (and, later, APNs), as real servers.
+/// `alfred sandbox …`: the local stand-ins for Google and APNs, as real servers.
 struct SandboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sandbox",
-        abstract: "Run local stand-ins that speak Google's (and later Apple's) real wire formats.",
-        subcommands: [Google.self])
+        abstract: "Run local stand-ins that speak Google's and Apple's real wire formats.",
+        subcommands: [Google.self, ApplePush.self])
 
     struct Google: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -78,6 +78,77 @@ struct SandboxCommand: AsyncParsableCommand {
             print("  GOOGLE_REVOKE_URL=\(endpoints.revokeURL)")
             print("  GOOGLE_CALENDAR_BASE_URL=\(try await google.calendarBaseURL())")
             print("  GMAIL_BASE_URL=\(try await google.gmailBaseURL())")
+            try? await gracefulShutdown()
+        }
+    }
+
+    /// `alfred sandbox apns`: Apple's APNs provider API over HTTP/2 + TLS with a throwaway CA.
+    struct ApplePush: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "apns",
+            abstract: "Apple's APNs provider API (HTTP/2, TLS, token auth) on loopback; /_fake/* registers devices and injects faults.")
+
+        @Option(help: "Address to bind.") var host = "127.0.0.1"
+        @Option(help: "Port (0 picks a free one).") var port = 0
+        @Option(name: .customLong("team-id"), help: "The 10-character team id provider tokens must name in `iss`.")
+        var teamID: String
+        @Option(name: .customLong("key"), help: "KID=PATH: a P-256 public key PEM or a .p8 private key (repeatable).")
+        var keys: [String] = []
+        @Option(help: "The app's bundle id (`apns-topic`).") var topic = "com.example.alfred"
+        @Option(help: "sandbox or production: which Apple host this plays.") var environment = "sandbox"
+        @Option(name: .customLong("ca-out"), help: "Write the CA certificate PEM here, for clients to trust.")
+        var caOut: String?
+        @Option(name: .customLong("device"), help: "A device token to pre-register (repeatable).")
+        var devices: [String] = []
+        @Option(name: .customLong("latency-ms"), help: "Delay before every /3/device answer.") var latencyMs = 0
+        @Option(help: "Log level.") var logLevel = "info"
+
+        func validate() throws {
+            if keys.isEmpty { throw ValidationError("give at least one --key KID=PATH; without keys every token is refused") }
+            if APNsStandIn.Environment(rawValue: environment) == nil {
+                throw ValidationError("--environment must be sandbox or production, not '\(environment)'")
+            }
+            if latencyMs < 0 { throw ValidationError("--latency-ms must not be negative") }
+        }
+
+        func run() async throws {
+            let logger = Logging.bootstrapOnce(level: logLevel)
+            let hosts = Array(Set(["localhost", "127.0.0.1", host])).sorted()
+            let ca = try TestCertificateAuthority.generate(hosts: hosts)
+            var configuration = APNsStandIn.Configuration(teamID: teamID, providerKeys: [:], tls: ca)
+            for key in keys {
+                let parts = key.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, !parts[0].isEmpty else { throw ValidationError("--key wants KID=PATH, got '\(key)'") }
+                let pem: String
+                do { pem = try String(contentsOfFile: parts[1], encoding: .utf8) } catch {
+                    throw ValidationError("--key \(parts[0]): cannot read \(parts[1]): \(error.localizedDescription)")
+                }
+                try configuration.addProviderKey(id: parts[0], pem: pem)
+            }
+            configuration.host = host
+            configuration.port = port
+            configuration.topic = topic
+            configuration.environment = APNsStandIn.Environment(rawValue: environment) ?? .sandbox
+            configuration.latency = .milliseconds(latencyMs)
+            if let caOut {
+                do { try ca.caCertificatePEM.write(toFile: caOut, atomically: true, encoding: .utf8) } catch {
+                    throw ValidationError("--ca-out \(caOut): cannot write: \(error.localizedDescription)")
+                }
+            }
+            let apns = APNsStandIn(configuration: configuration, logger: logger)
+            for device in devices { apns.register(deviceToken: device) }
+            let group = ServiceGroup(configuration: .init(
+                services: [.init(service: apns), .init(service: AnnounceAPNs(apns: apns))],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            try await group.run()
+        }
+    }
+
+    /// Prints the one line scripts wait for once the APNs stand-in listens.
+    struct AnnounceAPNs: Service {
+        let apns: APNsStandIn
+        func run() async throws {
+            print("apns stand-in listening on \(try await apns.baseURL())")
             try? await gracefulShutdown()
         }
     }

@@ -1,0 +1,87 @@
+/// A misbehaviour of Apple's for the next `count` `/3/device` requests that would otherwise be
+/// accepted (optionally only for one device token). Faults are used first added, first served.
+///
+/// What happens, in order: wait `latency` (if any); then `resetConnection` closes the connection
+/// without an answer, else a `status` other than 200 answers `{"reason": reason}` (with
+/// `retry-after` when set), else the push is accepted as usual (a latency-only fault).
+///
+/// Control-plane JSON (`POST /_fake/faults`), every key optional except as noted:
+/// `{"status": 503, "reason": "ServiceUnavailable", "count": 1, "device_token": "…",
+///   "retry_after_seconds": 5, "latency_ms": 250, "reset_connection": false}`
+/// (`status` defaults to 200, `reason` to "", `count` to 1).
+public struct APNsFault: Sendable, Codable, Equatable {
+    public var status: Int
+    public var reason: String
+    public var count: Int
+    public var deviceToken: String?
+    public var retryAfterSeconds: Int?
+    public var latency: Duration?
+    /// Close the connection (the whole HTTP/2 connection, like a network reset) without answering.
+    public var resetConnection: Bool
+
+    public init(status: Int = 200, reason: String = "", count: Int = 1, deviceToken: String? = nil,
+                retryAfterSeconds: Int? = nil, latency: Duration? = nil, resetConnection: Bool = false) {
+        self.status = status
+        self.reason = reason
+        self.count = count
+        self.deviceToken = deviceToken
+        self.retryAfterSeconds = retryAfterSeconds
+        self.latency = latency
+        self.resetConnection = resetConnection
+    }
+
+    /// Apple's error answer, e.g. `.reason("ServiceUnavailable", status: 503)`,
+    /// `.reason("TooManyRequests", status: 429, retryAfterSeconds: 2)`.
+    public static func reason(_ reason: String, status: Int, count: Int = 1, deviceToken: String? = nil,
+                              retryAfterSeconds: Int? = nil) -> APNsFault {
+        APNsFault(status: status, reason: reason, count: count, deviceToken: deviceToken,
+                  retryAfterSeconds: retryAfterSeconds)
+    }
+
+    /// A slow but successful answer.
+    public static func latency(_ latency: Duration, count: Int = 1, deviceToken: String? = nil) -> APNsFault {
+        APNsFault(count: count, deviceToken: deviceToken, latency: latency)
+    }
+
+    /// The connection drops mid-request.
+    public static func reset(count: Int = 1, deviceToken: String? = nil) -> APNsFault {
+        APNsFault(count: count, deviceToken: deviceToken, resetConnection: true)
+    }
+
+    /// Why this fault cannot be used, or nil.
+    var problem: String? {
+        if count < 1 { return "count must be at least 1" }
+        if !(200...599).contains(status) { return "status must be 200...599" }
+        if status != 200 && reason.isEmpty && !resetConnection { return "an error status needs a reason" }
+        if status == 200 && latency == nil && !resetConnection { return "a fault needs a status, latency_ms or reset_connection" }
+        if let latency, latency < .zero { return "latency must not be negative" }
+        return nil
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case status, reason, count, deviceToken = "device_token", retryAfterSeconds = "retry_after_seconds"
+        case latency = "latency_ms", resetConnection = "reset_connection"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(status: try c.decodeIfPresent(Int.self, forKey: .status) ?? 200,
+                  reason: try c.decodeIfPresent(String.self, forKey: .reason) ?? "",
+                  count: try c.decodeIfPresent(Int.self, forKey: .count) ?? 1,
+                  deviceToken: try c.decodeIfPresent(String.self, forKey: .deviceToken),
+                  retryAfterSeconds: try c.decodeIfPresent(Int.self, forKey: .retryAfterSeconds),
+                  latency: try c.decodeIfPresent(Double.self, forKey: .latency).map { .milliseconds($0) },
+                  resetConnection: try c.decodeIfPresent(Bool.self, forKey: .resetConnection) ?? false)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(status, forKey: .status)
+        try c.encode(reason, forKey: .reason)
+        try c.encode(count, forKey: .count)
+        try c.encodeIfPresent(deviceToken, forKey: .deviceToken)
+        try c.encodeIfPresent(retryAfterSeconds, forKey: .retryAfterSeconds)
+        try c.encodeIfPresent(latency.map { $0.timeInterval * 1000 }, forKey: .latency)
+        try c.encode(resetConnection, forKey: .resetConnection)
+    }
+}

@@ -1,0 +1,102 @@
+import Crypto
+import Foundation
+
+/// Everything the APNs stand-in remembers between requests: the device registry, the provider
+/// tokens it has seen, per-device push times, pending faults and the records. Pure state; the
+/// stand-in holds it in a Mutex and does the I/O around it.
+struct APNsLedger: Sendable {
+    struct Device: Sendable {
+        var environment: APNsStandIn.Environment
+        var topic: String
+        /// Set by `unregister`: later pushes get 410 with this time.
+        var unregisteredAt: Date?
+    }
+
+    /// The answer to a request that passed every stateless check.
+    struct Decision: Sendable {
+        enum Outcome: Sendable {
+            case accepted
+            case rejected(APNsRejection)
+            case reset
+        }
+
+        var outcome: Outcome
+        /// Injected latency to wait before answering.
+        var delay: Duration?
+    }
+
+    static let tokenWindow: TimeInterval = 20 * 60
+
+    var devices: [String: Device] = [:]
+    /// Provider tokens (by SHA-256, never kept in the clear) that passed verification, with when
+    /// first seen; forgotten after a token's lifetime, when it could no longer be used anyway.
+    var tokensFirstSeen: [SHA256Digest: Date] = [:]
+    /// Every distinct bearer value presented on /3/device.
+    var presentedTokens: Set<SHA256Digest> = []
+    var pushTimes: [String: [Date]] = [:]
+    var faults: [APNsFault] = []
+    var deliveries: BoundedLog<APNsDelivery>
+    var requests: BoundedLog<APNsRequestRecord>
+
+    init(recordCapacity: Int) {
+        deliveries = BoundedLog(capacity: recordCapacity)
+        requests = BoundedLog(capacity: recordCapacity)
+    }
+
+    /// Admits a verified provider token, or throws 429 `TooManyProviderTokenUpdates` when it would
+    /// be more than `maxChanges` distinct tokens first seen within 20 minutes.
+    mutating func admit(token: String, now: Date, maxChanges: Int) throws(APNsRejection) {
+        let digest = SHA256.hash(data: Data(token.utf8))
+        tokensFirstSeen = tokensFirstSeen.filter { now.timeIntervalSince($0.value) < ProviderTokenCheck.lifetime }
+        guard tokensFirstSeen[digest] == nil else { return }
+        let recent = tokensFirstSeen.values.filter { now.timeIntervalSince($0) < Self.tokenWindow }.count
+        guard recent < maxChanges else { throw APNsRejection(status: 429, reason: "TooManyProviderTokenUpdates") }
+        tokensFirstSeen[digest] = now
+    }
+
+    mutating func notePresented(token: String) {
+        presentedTokens.insert(SHA256.hash(data: Data(token.utf8)))
+    }
+
+    /// The device registry, the per-device limit, then faults: the last stage of a push. An
+    /// accepted push (also one only delayed by a fault) is added to the deliveries here.
+    mutating func decide(_ push: APNsDelivery, configuration: APNsStandIn.Configuration) -> Decision {
+        let token = push.deviceToken
+        guard let device = devices[token], device.environment == configuration.environment else {
+            return Decision(outcome: .rejected(.badRequest("BadDeviceToken")))
+        }
+        guard device.topic == configuration.topic else {
+            return Decision(outcome: .rejected(.badRequest("DeviceTokenNotForTopic")))
+        }
+        if let at = device.unregisteredAt {
+            let timestamp = Int64((at.millisecondsSince1970).rounded(.down))
+            return Decision(outcome: .rejected(APNsRejection(status: 410, reason: "Unregistered", timestamp: timestamp)))
+        }
+        let now = push.receivedAt
+        if let limit = configuration.perDeviceLimit {
+            let recent = (pushTimes[token] ?? []).filter { now.timeIntervalSince($0) < limit.window.timeInterval }
+            pushTimes[token] = recent
+            if recent.count >= limit.count {
+                return Decision(outcome: .rejected(APNsRejection(status: 429, reason: "TooManyRequests")))
+            }
+        }
+        let fault = takeFault(for: token)
+        if let fault, fault.resetConnection { return Decision(outcome: .reset, delay: fault.latency) }
+        if let fault, fault.status != 200 {
+            let rejection = APNsRejection(status: fault.status, reason: fault.reason,
+                                          retryAfterSeconds: fault.retryAfterSeconds)
+            return Decision(outcome: .rejected(rejection), delay: fault.latency)
+        }
+        if configuration.perDeviceLimit != nil { pushTimes[token, default: []].append(now) }
+        deliveries.append(push)
+        return Decision(outcome: .accepted, delay: fault?.latency)
+    }
+
+    /// The first fault for `token` (or for any token), with one use consumed.
+    private mutating func takeFault(for token: String) -> APNsFault? {
+        guard let index = faults.firstIndex(where: { $0.deviceToken == nil || $0.deviceToken == token }) else { return nil }
+        let fault = faults[index]
+        if fault.count <= 1 { faults.remove(at: index) } else { faults[index].count -= 1 }
+        return fault
+    }
+}

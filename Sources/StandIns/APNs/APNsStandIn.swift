@@ -1,0 +1,141 @@
+import Crypto
+import Foundation
+import Hummingbird
+import HummingbirdHTTP2
+import Logging
+import NIOSSL
+import ServiceLifecycle
+import Synchronization
+
+/// A local fake of Apple's APNs provider API (token auth) on a real loopback socket: HTTP/2 over
+/// TLS with a throwaway CA, Apple's request checks and error reasons (external-apis §4), a device
+/// registry, fault injection and a record of what was delivered.
+///
+/// ```swift
+/// let ca = try TestCertificateAuthority.generate()
+/// let apns = APNsStandIn(configuration: .init(teamID: "TEAM123456", providerKeys: ["KEY1234567": key.publicKey], tls: ca),
+///                        logger: logger)
+/// group.addTask { try await apns.run() }            // or put it in a ServiceGroup
+/// apns.register(deviceToken: token)
+/// let base = try await apns.baseURL()               // replaces https://api.sandbox.push.apple.com
+/// // … client trusts ca.caCertificatePEM and POSTs to base + "/3/device/" + token …
+/// #expect(apns.deliveries().count == 1)
+/// ```
+///
+/// The same server answers a JSON control plane under `/_fake/` (see `APNsStandIn+Control.swift`)
+/// for other processes. Logs carry statuses, reasons and an 8-hex-digit hash of the device token,
+/// never tokens, JWTs or payloads.
+public final class APNsStandIn: Service, Sendable {
+    let configuration: Configuration
+    let ledger: Mutex<APNsLedger>
+    let listener = BoundPort()
+    let logger: Logger
+    /// Decides provider-token age, rate-limit windows and `receivedAt`; advance it instead of waiting.
+    public let clock: StandInClock
+
+    public init(configuration: Configuration, clock: StandInClock = StandInClock(),
+                logger: Logger = Logger(label: "alfred.standin.apns")) {
+        self.configuration = configuration
+        self.ledger = Mutex(APNsLedger(recordCapacity: configuration.recordCapacity))
+        self.clock = clock
+        self.logger = logger
+    }
+
+    // MARK: Lifecycle
+
+    /// Binds `configuration.host:port` with TLS (ALPN `h2`, `http/1.1`) and serves until cancelled
+    /// or gracefully shut down.
+    public func run() async throws {
+        listener.rearm()
+        let address = "\(configuration.host):\(configuration.port)"
+        let listener = self.listener
+        let logger = self.logger
+        do {
+            let tls = try Self.serverTLS(configuration.tls)
+            let application = Application(
+                responder: APNsResponder(standIn: self),
+                server: try .http2Upgrade(
+                    tlsConfiguration: tls,
+                    configuration: .init(idleTimeout: .seconds(300), gracefulCloseTimeout: .seconds(1))),
+                configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+                onServerRunning: { channel in
+                    if let port = channel.localAddress?.port {
+                        listener.bind(port)
+                    } else {
+                        listener.fail(StandInError(.notRunning, "APNs stand-in bound \(address) but reports no port"))
+                    }
+                },
+                logger: logger)
+            try await application.run()
+        } catch {
+            listener.fail(StandInError(.notRunning, "APNs stand-in on \(address) failed: \(error); is the port free?"))
+            throw error
+        }
+        listener.fail(StandInError(.notRunning, "APNs stand-in on \(address) has stopped; run() it again"))
+    }
+
+    /// The bound port, once `run()` is listening (waits for it; cancellable). Throws if it failed or stopped.
+    public func boundPort() async throws -> Int {
+        try await listener.wait()
+    }
+
+    /// `https://127.0.0.1:<port>`: what replaces `https://api.sandbox.push.apple.com` (or
+    /// `api.push.apple.com`) in client configuration. The certificate also names `localhost`.
+    public func baseURL() async throws -> String {
+        let host = configuration.host
+        return "https://\(host.contains(":") ? "[\(host)]" : host):\(try await boundPort())"
+    }
+
+    static func serverTLS(_ tls: TestCertificateAuthority) throws -> TLSConfiguration {
+        let chain = try NIOSSLCertificate.fromPEMBytes(Array(tls.serverCertificatePEM.utf8))
+        let key = try NIOSSLPrivateKey(bytes: Array(tls.serverPrivateKeyPEM.utf8), format: .pem)
+        var configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+        configuration.minimumTLSVersion = .tlsv12  // Apple: TLS 1.2 or later
+        return configuration
+    }
+
+    // MARK: Devices
+
+    /// Makes `deviceToken` valid for `environment` (default: this server's) and `topic` (default:
+    /// the configured one), clearing any earlier `unregister`.
+    public func register(deviceToken: String, environment: Environment? = nil, topic: String? = nil) {
+        let device = APNsLedger.Device(environment: environment ?? configuration.environment,
+                                       topic: topic ?? configuration.topic)
+        ledger.withLock { $0.devices[deviceToken] = device }
+    }
+
+    /// From now on pushes to `deviceToken` get 410 `Unregistered` with `timestamp` = `at` (ms).
+    /// An unknown token is registered first, for this server's environment and topic.
+    public func unregister(deviceToken: String, at: Date) {
+        let fallback = APNsLedger.Device(environment: configuration.environment, topic: configuration.topic)
+        ledger.withLock { $0.devices[deviceToken, default: fallback].unregisteredAt = at }
+    }
+
+    // MARK: Faults and records
+
+    /// Queues a fault (first added, first served). A fault that could never act is ignored and
+    /// logged; the control plane answers 400 for it instead.
+    public func inject(_ fault: APNsFault) {
+        if let problem = fault.problem {
+            logger.error("apns stand-in fault ignored", metadata: ["alfred.standin.problem": "\(problem)"])
+            return
+        }
+        ledger.withLock { $0.faults.append(fault) }
+    }
+
+    public func removeAllFaults() { ledger.withLock { $0.faults.removeAll() } }
+
+    /// Accepted pushes (200), oldest first, up to `configuration.recordCapacity`.
+    public func deliveries() -> [APNsDelivery] { ledger.withLock { $0.deliveries.elements } }
+
+    public func clearDeliveries() { ledger.withLock { $0.deliveries.removeAll() } }
+
+    /// Every request to an APNs path (not `/_fake/`), oldest first, with its status and reason.
+    public func requests() -> [APNsRequestRecord] { ledger.withLock { $0.requests.elements } }
+
+    public func clearRequests() { ledger.withLock { $0.requests.removeAll() } }
+
+    /// How many different bearer tokens were presented on `/3/device` so far (valid or not).
+    public func distinctProviderTokens() -> Int { ledger.withLock { $0.presentedTokens.count } }
+}

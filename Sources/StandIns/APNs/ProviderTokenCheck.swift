@@ -1,0 +1,63 @@
+import Crypto
+import Foundation
+
+/// Verifies an APNs provider token (external-apis §4.3) the way Apple does, independently of the
+/// client that minted it: `{"alg":"ES256","kid":…}.{"iss":team,"iat":seconds}` signed with the
+/// key's P-256 private half, signature raw `r||s` in base64url.
+enum ProviderTokenCheck {
+    /// Tokens older than this are `ExpiredProviderToken`.
+    static let lifetime: TimeInterval = 3600
+
+    private struct Header: Decodable {
+        var alg: String
+        var kid: String
+    }
+
+    private struct Claims: Decodable {
+        var iss: String
+        /// A JSON number: a string or a boolean fails to decode.
+        var iat: Double
+    }
+
+    /// Returns the token itself when valid and fresh; throws the 403 Apple would answer.
+    static func verify(authorization: String?, keys: [String: P256.Signing.PublicKey], teamID: String,
+                       now: Date) throws(APNsRejection) -> String {
+        let token = try bearerToken(authorization)
+        let invalid = APNsRejection.forbidden("InvalidProviderToken")
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3,
+              let headerData = Data(base64URL: parts[0]), let claimsData = Data(base64URL: parts[1]),
+              let signatureData = Data(base64URL: parts[2]),
+              let header = try? JSONDecoder().decode(Header.self, from: headerData),
+              let claims = try? JSONDecoder().decode(Claims.self, from: claimsData)
+        else { throw invalid }
+        guard header.alg == "ES256", let key = keys[header.kid], claims.iss == teamID,
+              let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureData),
+              key.isValidSignature(signature, for: Data("\(parts[0]).\(parts[1])".utf8))
+        else { throw invalid }
+        guard now.timeIntervalSince1970 - claims.iat <= lifetime else { throw .forbidden("ExpiredProviderToken") }
+        return token
+    }
+
+    /// The JWT of `authorization: bearer <JWT>`; absent or empty is `MissingProviderToken`.
+    static func bearerToken(_ authorization: String?) throws(APNsRejection) -> String {
+        let value = (authorization ?? "").trimmingCharacters(in: .whitespaces)
+        guard !value.isEmpty else { throw .forbidden("MissingProviderToken") }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        // Proxies and clients trim `bearer ` to `bearer`: still no token.
+        if parts.count == 1 && parts[0].lowercased() == "bearer" { throw .forbidden("MissingProviderToken") }
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw .forbidden("InvalidProviderToken") }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        guard !token.isEmpty else { throw .forbidden("MissingProviderToken") }
+        return token
+    }
+}
+
+extension Data {
+    /// Decodes base64url with or without padding (RFC 4648 §5); nil if malformed.
+    init?(base64URL text: some StringProtocol) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        self.init(base64Encoded: base64)
+    }
+}
