@@ -21,9 +21,7 @@ extension AssistantEnvironment {
     /// A check already running picks the change up on its next run.
     @discardableResult
     public func mailHint(userID: UUID) async throws -> Bool {
-        let job = NewJob(kind: AssistantKind.mailCheck, schedule: .now,
-                         uniqueKey: AssistantKind.uniqueKey(AssistantKind.mailCheck, user: userID), userID: userID)
-        switch try await jobs.enqueue([job], onConflict: .replaceSchedule).first {
+        switch try await jobs.enqueue([Self.mailHintJob(userID: userID)], onConflict: .replaceSchedule).first {
         case .inserted, .rescheduled: return true
         default: return false
         }
@@ -31,6 +29,12 @@ extension AssistantEnvironment {
 }
 
 extension AssistantEnvironment {
+    /// The job a Gmail push hint enqueues (with `.replaceSchedule`): the user's mail check, due now.
+    public static func mailHintJob(userID: UUID) -> NewJob {
+        NewJob(kind: AssistantKind.mailCheck, schedule: .now,
+               uniqueKey: AssistantKind.uniqueKey(AssistantKind.mailCheck, user: userID), userID: userID)
+    }
+
     /// Relay mode (seeds/gmail-relay-architecture.md): a Gmail change wakes the user's app with a
     /// silent push and the app fetches the mail itself; nothing about the mail passes through here.
     /// Apple throttles background pushes (2–3 an hour), so one per user per 20-minute slot.

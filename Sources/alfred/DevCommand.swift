@@ -1,85 +1,292 @@
 import AlfredCore
 import AlfredTesting
 import ArgumentParser
+import Assistant
+import AsyncHTTPClient
+import Crypto
 import Foundation
-import JobQueue
 import Logging
+import PostgresNIO
+import ServiceLifecycle
+import StandIns
 import Store
+import TokenBroker
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// The embedded default: a private Postgres in a temp directory, migrated, with a worker and a few
-/// demo jobs that show scheduling, a retry and a recurring job. Ctrl-C stops everything.
+/// The embedded default: a private Postgres in a temp directory, the Google and APNs stand-ins, and
+/// the real processes (key service, token broker, worker on both queues) started from this binary.
+/// A demo user connects Google through the broker, has meetings starting in the next minutes, an
+/// urgent mail on its way and a morning brief due; every push the APNs stand-in accepts is printed
+/// with its lateness. Ctrl-C stops everything and removes the cluster and the temp directory.
 struct DevCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dev",
-        abstract: "Run everything on a private Postgres with demo jobs (Ctrl-C stops and removes it).")
+        abstract: "Run everything on a private Postgres with the Google and APNs stand-ins and a demo user (Ctrl-C stops and removes it).")
 
-    @Option(help: "Log level.") var logLevel = "info"
-    @Option(help: "Port for /metrics, /healthz, /readyz.") var metricsPort = 9464
+    @Option(help: "Log level of the child processes (their logs go to files in the temp directory).") var logLevel = "info"
+    @Option(help: "The worker's port for /metrics, /healthz, /readyz.") var metricsPort = 9464
     @OptionGroup var migrations: MigrationsOption
 
     func run() async throws {
-        let logger = Logging.bootstrapOnce(level: logLevel)
+        let logger = Logging.bootstrapOnce(level: "warning")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("alfred-dev-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         print("starting a private PostgreSQL cluster…")
         let cluster = try EmbeddedPostgres()
         defer {
             cluster.stop()
-            print("stopped; the private cluster was removed")
+            try? FileManager.default.removeItem(at: folder)
+            print("stopped; the private cluster and \(folder.path) were removed")
         }
         let url = cluster.url(database: "postgres")
         let migrator = try Migrator(directory: migrations.directory, logger: logger)
         let outcome = try await withPostgres(url, logger: logger) { try await migrator.migrate(client: $0) }
         print("migrated: \(outcome.applied.joined(separator: ", "))")
-        print("database: \(url)   (try: ALFRED_DATABASE_URL=\(url.secretString.unsafeValue) swift run alfred jobs stats)")
-        print("metrics:  http://127.0.0.1:\(metricsPort)/metrics\n")
 
-        var options = try WorkerOptions.parse(["--metrics-port", "\(metricsPort)", "--concurrency", "8",
-                                               "--rescue-seconds", "5"])
-        options.queues = ["default"]
-        let runtime = try WorkerRuntime(database: url, options: options, logger: logger) { _, _ in
-            var registry = JobRegistry.builtIn()
-            registry.register(DemoSay())
-            return registry
+        let demo = DevDemo(folder: folder, database: url, metricsPort: metricsPort, logLevel: logLevel,
+                           tls: try TestCertificateAuthority.generate())
+        let google = GoogleStandIn(configuration: demo.googleScenario(), logger: Logger(label: "google", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let apns = APNsStandIn(configuration: try demo.apnsConfiguration(), logger: Logger(label: "apns", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: google), .init(service: apns),
+                       .init(service: DevConductor(demo: demo, google: google, apns: apns, logger: logger))],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+}
+
+/// The demo's fixed parts: names, keys and files.
+struct DevDemo: Sendable {
+    static let clientID = "alfred-dev.apps.googleusercontent.com"
+    static let clientSecret = "alfred-dev-secret"
+    static let redirectURI = "http://127.0.0.1:9/oauth/google/callback"
+    static let email = "ada@example.com"
+    static let subject = "100000000000000000001"
+    static let teamID = "ALFREDTEAM"
+    static let keyID = "ALFREDKEY1"
+    static let topic = "com.example.alfred"
+    static let deviceToken = (0..<32).map { String(format: "%02x", ($0 * 37 + 11) % 256) }.joined()
+
+    let folder: URL
+    let database: DatabaseURL
+    let metricsPort: Int
+    let logLevel: String
+    /// The APNs stand-in's test CA and server certificate; the worker trusts the CA.
+    let tls: TestCertificateAuthority
+    let apnsKey = P256.Signing.PrivateKey()
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    /// Meetings at +2 and +5 minutes (reminded 1 minute before), an all-day event (no reminder), and
+    /// an urgent mail arriving a minute in, after the first mail check has set its starting point.
+    func googleScenario() -> GoogleStandIn.Configuration {
+        GoogleStandIn.Configuration(
+            clients: [.init(id: Self.clientID, secret: Self.clientSecret, redirectURIs: [Self.redirectURI])],
+            users: [.init(subject: Self.subject, email: Self.email, timeZone: "UTC", events: [
+                .init(id: "evt-board", summary: "Board sync", location: "Room 4.12", startInMinutes: 2, durationMinutes: 30,
+                      selfResponse: "accepted", attendees: [.init(email: "grace@example.com", responseStatus: "accepted")],
+                      hangoutLink: "https://meet.google.com/abc-defg-hij"),
+                .init(id: "evt-design", summary: "Design review", startInMinutes: 5, durationMinutes: 45, selfResponse: "accepted"),
+                .init(id: "evt-offsite", summary: "Offsite", allDay: true),
+            ], messages: [
+                .init(id: "m-001", from: "News <news@shop.example>", subject: "Weekly deals",
+                      labelIds: ["INBOX", "UNREAD", "CATEGORY_PROMOTIONS"], headers: ["List-Unsubscribe": "<mailto:u@shop.example>"],
+                      snippet: "This week only", arrivedMinutesAgo: 60),
+                .init(id: "m-002", from: "Grace Hopper <grace@navy.example>", subject: "URGENT: production is down",
+                      labelIds: ["INBOX", "UNREAD", "IMPORTANT"], snippet: "Can you look now?", arrivesInSeconds: 60),
+            ])])
+    }
+
+    func apnsConfiguration() throws -> APNsStandIn.Configuration {
+        var configuration = APNsStandIn.Configuration(teamID: Self.teamID, providerKeys: [Self.keyID: apnsKey.publicKey],
+                                                      tls: tls)
+        configuration.topic = Self.topic
+        return configuration
+    }
+}
+
+/// Starts the processes, seeds the user, prints pushes until shutdown, then stops the processes.
+struct DevConductor: Service {
+    let demo: DevDemo
+    let google: GoogleStandIn
+    let apns: APNsStandIn
+    let logger: Logger
+
+    func run() async throws {
+        var children: [(name: String, process: ChildProcess)] = []
+        defer {
+            for child in children.reversed() { child.process.signal(SIGTERM) }
+            for child in children.reversed() { _ = child.process.waitForExit() }
         }
-        try await runtime.run(extraServices: []) { store in
-            do {
-                try await enqueueDemo(store)
-                print("enqueued demo jobs: three reminders at +0 s, +3 s and +6 s, a flaky job that succeeds on its "
-                      + "third attempt, and a recurring tick every 10 s. Ctrl-C to stop.\n")
-            } catch {
-                logger.error("could not enqueue demo jobs", metadata: ["alfred.error": "\(error)"])
+        let binary = Self.executable()
+        func start(_ name: String, _ arguments: [String], _ environment: [String: String] = [:]) throws -> ChildProcess {
+            var env = environment
+            env["ALFRED_LOG_LEVEL"] = demo.logLevel
+            let child = try ChildProcess(binary, arguments, environment: env, outputPath: demo.path("\(name).log"))
+            children.append((name, child))
+            return child
+        }
+
+        // Key service: the attestation-gated keeper of the key that wraps refresh tokens.
+        let keysDir = demo.path("keys")
+        let initialized = try await AlfredTesting.run(binary, ["keys", "init", "--dir", keysDir, "--broker-executable", binary])
+        guard initialized.code == 0 else { throw ValidationError("alfred keys init failed:\n\(initialized.output)") }
+        _ = try start("keys", ["keys", "serve", "--dir", keysDir, "--socket", demo.path("keys.sock")])
+
+        // APNs stand-in's CA and the provider's signing key (Apple's .p8 format).
+        try demo.tls.caCertificatePEM.write(toFile: demo.path("apns-ca.pem"), atomically: true, encoding: .utf8)
+        try Self.writePrivate(demo.apnsKey.pemRepresentation, to: demo.path("apns.p8"))
+        let hostKey = HostSealer.generateKeyBytes()
+        try Self.writePrivate(hostKey.map { String(format: "%02x", $0) }.joined(), to: demo.path("host.key"))
+
+        // Broker: its own database role; Google's token endpoint is the stand-in's.
+        let endpoints = try await google.endpoints()
+        var brokerURL = demo.database
+        brokerURL.username = "alfred_broker"
+        let brokerSocket = demo.path("broker.sock")
+        let broker = try start("broker", ["broker"], [
+            "ALFRED_DATABASE_URL": brokerURL.secretString.unsafeValue, "ALFRED_BROKER_SOCKET": brokerSocket,
+            "ALFRED_KEY_SERVICE_SOCKET": demo.path("keys.sock"), "ALFRED_ATTESTATION_DIR": keysDir,
+            "GOOGLE_CLIENT_ID": DevDemo.clientID, "GOOGLE_CLIENT_SECRET": DevDemo.clientSecret,
+            "GOOGLE_TOKEN_URL": endpoints.tokenURL, "GOOGLE_REVOKE_URL": endpoints.revokeURL,
+            "APNS_KEY_FILE": demo.path("apns.p8"), "APNS_KEY_ID": DevDemo.keyID, "APNS_TEAM_ID": DevDemo.teamID,
+        ])
+        let client = BrokerClient(configuration: .init(socketPath: brokerSocket))
+        defer { Task { await client.close() } }
+        try await Self.waitForBroker(client, broker, log: demo.path("broker.log"))
+
+        // The demo user: consents in the "browser", the app hands the code to the backend, the broker
+        // exchanges it; then an iPhone registers its APNs token.
+        let userID = UUID()
+        let sealer = try HostSealer(keyBytes: hostKey)
+        try await withPostgres(demo.database, logger: logger) { owner in
+            let q = TestDatabase.quietLogger
+            _ = try await owner.query("INSERT INTO users (id) VALUES (\(userID))", logger: q).collect()
+            let briefAt = Self.utcTime(Date().addingTimeInterval(3 * 60 + 30))
+            _ = try await owner.query("""
+                INSERT INTO preferences (user_id, time_zone, meeting_reminder_minutes, morning_brief_local_time, quiet_hours_start, quiet_hours_end)
+                VALUES (\(userID), 'UTC', 1, \(briefAt)::time, NULL, NULL)
+                """, logger: q).collect()
+            let code = try await Self.consent(endpoints.authorizationURL)
+            _ = try await client.exchangeCode(CodeExchange(userID: userID.uuidString, code: Redacted(code.code),
+                                                           codeVerifier: Redacted(code.verifier), redirectURI: DevDemo.redirectURI))
+            apns.register(deviceToken: DevDemo.deviceToken)
+            _ = try await PostgresDeliveryStore(client: owner, logger: q).registerDevice(
+                userID: userID, tokenKey: sealer.keyedHash("device", DevDemo.deviceToken),
+                tokenSealed: try sealer.seal(Array(DevDemo.deviceToken.utf8), purpose: .deviceToken, userID: userID),
+                environment: "sandbox")
+        }
+
+        var workerURL = demo.database
+        workerURL.username = "alfred_worker"
+        _ = try start("worker", [
+            "worker", "--queue", "default", "--queue", "delivery", "--metrics-port", "\(demo.metricsPort)",
+            "--broker-socket", brokerSocket, "--data-key-file", demo.path("host.key"),
+            "--google-base-url", try await google.baseURL(), "--apns-topic", DevDemo.topic, "--apns-url", try await apns.baseURL(),
+            "--apns-ca-file", demo.path("apns-ca.pem"),
+        ], ["ALFRED_DATABASE_URL": workerURL.secretString.unsafeValue])
+
+        print("""
+
+            running: key service, token broker, worker (queues default + delivery), Google and APNs stand-ins
+              database  \(demo.database)
+              metrics   http://127.0.0.1:\(demo.metricsPort)/metrics
+              logs      \(demo.folder.path)/{keys,broker,worker}.log
+            demo user \(DevDemo.email): meetings at +2 and +5 min (reminded 1 min before), an urgent mail at +1 min,
+            the morning brief at +3.5 min. Each push prints below as the APNs stand-in accepts it. Ctrl-C stops.
+
+            """)
+        try await printPushes(children: children, userID: userID)
+    }
+
+    /// Polls the stand-in's record of accepted pushes and prints each new one with its lateness
+    /// (acceptance minus the ledger's scheduled time), until shutdown or a child dies.
+    private func printPushes(children: [(name: String, process: ChildProcess)], userID: UUID) async throws {
+        let started = ContinuousClock.now
+        try await withPostgres(demo.database, logger: logger) { owner in
+            var seen = 0, hinted = false
+            while !Task.isShuttingDownGracefully && !Task.isCancelled {
+                let pushes = apns.deliveries()
+                for push in pushes.dropFirst(seen) {
+                    var kind = push.pushType, lateness = ""
+                    if let key = push.collapseID,
+                       let row = try await owner.query("SELECT kind, scheduled_at FROM notifications WHERE idempotency_key = \(key)",
+                                                       logger: TestDatabase.quietLogger).collect().first {
+                        let (k, scheduled) = try row.decode((String, Date?).self)
+                        kind = k
+                        if let scheduled { lateness = String(format: "lateness %.2f s", push.receivedAt.timeIntervalSince(scheduled)) }
+                    }
+                    let alert = (try? JSONSerialization.jsonObject(with: push.payload) as? [String: Any])
+                        .flatMap { ($0["aps"] as? [String: Any])?["alert"] as? [String: String] }
+                    let time = push.receivedAt.formatted(.iso8601.time(includingFractionalSeconds: false))
+                    print("\(time)  push  \(kind.padding(toLength: 16, withPad: " ", startingAt: 0)) "
+                          + "\"\(alert?["title"] ?? "(silent)")\" — \(alert?["body"] ?? "")   \(lateness)")
+                }
+                seen = pushes.count
+                if !hinted, started.duration(to: .now) > .seconds(62) {
+                    // What Gmail's Pub/Sub push does when the urgent mail lands: a content-free hint
+                    // that brings the user's mail check forward (otherwise it runs every 5 minutes).
+                    hinted = true
+                    _ = try await PostgresJobStore(client: owner, logger: TestDatabase.quietLogger)
+                        .enqueue([AssistantEnvironment.mailHintJob(userID: userID)], onConflict: .replaceSchedule)
+                    print("\(Date().formatted(.iso8601.time(includingFractionalSeconds: false)))  gmail push hint: mail check brought forward")
+                }
+                if let dead = children.first(where: { $0.process.poll() != nil }) {
+                    print("\(dead.name) exited unexpectedly; its log:\n\(dead.process.output.suffix(3000))")
+                    throw ValidationError("\(dead.name) exited")
+                }
+                try? await Task.sleep(for: .milliseconds(200))
             }
         }
     }
 
-    private func enqueueDemo(_ store: any JobStore) async throws {
-        var jobs: [NewJob] = []
-        for (index, delay) in [0, 3, 6].enumerated() {
-            jobs.append(NewJob(kind: DemoSay.kindValue,
-                               payload: try JobRegistry.encode(DemoSay.Payload(text: "demo reminder #\(index + 1)", every: nil)),
-                               schedule: .after(.seconds(delay))))
+    static func executable() -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    static func writePrivate(_ text: String, to path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw ValidationError("cannot write \(path)")
         }
-        jobs.append(NewJob(kind: .noop, payload: try JobRegistry.encode(NoopHandler<ContinuousClock>.Payload(failAttempts: 2))))
-        jobs.append(NewJob(kind: DemoSay.kindValue,
-                           payload: try JobRegistry.encode(DemoSay.Payload(text: "recurring tick", every: 10)),
-                           schedule: .after(.seconds(1)), uniqueKey: "demo.tick"))
-        _ = try await store.enqueue(jobs, onConflict: .keep)
     }
-}
 
-/// Prints a line when it runs, with how late it started; optionally recurs.
-struct DemoSay: JobHandler {
-    struct Payload: Codable, Sendable {
-        var text: String
-        var every: Int?
+    static func utcTime(_ date: Date) -> String {
+        let c = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date)
+        return String(format: "%02d:%02d:00", c.hour ?? 0, c.minute ?? 0)
     }
-    static let kindValue = JobKind("demo.say", maxAttempts: 3)
-    var kind: JobKind { Self.kindValue }
 
-    func run(_ payload: Payload, context: JobContext) async throws -> JobOutcome {
-        let late = Int((context.lateness.seconds * 1000).rounded())
-        let time = Date().formatted(.iso8601.time(includingFractionalSeconds: false))
-        print("\(time)  ran \(payload.text) (attempt \(context.attempt), started \(late) ms after due)")
-        if let every = payload.every { return .runAgain(.after(.seconds(every))) }
-        return .done
+    static func waitForBroker(_ client: BrokerClient, _ broker: ChildProcess, log: String) async throws {
+        for _ in 0..<100 {
+            if broker.poll() != nil { break }
+            if (try? await client.ping(timeout: .milliseconds(500))) != nil { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw ValidationError("the token broker did not start; see \(log):\n\(broker.output.suffix(2000))")
+    }
+
+    /// The browser part of connecting Google: the stand-in signs the user in and redirects with a code.
+    static func consent(_ authorizationURL: String) async throws -> (code: String, verifier: String) {
+        let verifier = "dev-" + UUID().uuidString + UUID().uuidString
+        let challenge = Data(SHA256.hash(data: Data(verifier.utf8))).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        var components = URLComponents(string: authorizationURL)!
+        components.queryItems = [
+            .init(name: "client_id", value: DevDemo.clientID), .init(name: "redirect_uri", value: DevDemo.redirectURI),
+            .init(name: "response_type", value: "code"),
+            .init(name: "scope", value: "https://www.googleapis.com/auth/calendar.readonly https://www.googleapis.com/auth/gmail.metadata"),
+            .init(name: "access_type", value: "offline"), .init(name: "prompt", value: "consent"), .init(name: "state", value: "dev"),
+            .init(name: "code_challenge", value: challenge), .init(name: "code_challenge_method", value: "S256"),
+            .init(name: "login_hint", value: DevDemo.email),
+        ]
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        defer { Task { try? await http.shutdown() } }
+        let response = try await http.execute(HTTPClientRequest(url: components.url!.absoluteString), timeout: .seconds(5))
+        let location = response.headers.first(name: "Location") ?? ""
+        guard let code = URLComponents(string: location)?.queryItems?.first(where: { $0.name == "code" })?.value else {
+            throw ValidationError("the Google stand-in did not return an authorization code (HTTP \(response.status.code))")
+        }
+        return (code, verifier)
     }
 }
