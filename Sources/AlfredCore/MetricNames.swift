@@ -68,3 +68,45 @@ extension MetricName {
     /// Delete-all completion time, request to final audit record (issue #6). No labels.
     public static let deleteAllDuration = "alfred_delete_all_duration_seconds"
 }
+
+extension MetricName {
+    /// `# HELP` text per metric family, emitted with the exposition (promtool lints for it).
+    public static let help: [String: String] = [
+        jobsClaimed: "Jobs claimed by this worker, by kind.",
+        jobsCompleted: "Jobs completed (or rescheduled, for recurring kinds), by kind.",
+        jobsFailed: "Failed job attempts, by kind.",
+        jobsRetried: "Failed attempts that were queued again with backoff, by kind.",
+        jobsDiscarded: "Jobs given up on (out of attempts or not retryable), by kind.",
+        jobsExpired: "Jobs whose deadline passed before they could succeed, by kind.",
+        jobsRescued: "Running jobs whose lease expired and were queued again, by kind.",
+        jobsLeaseLost: "Job outcomes refused because the lease was lost meanwhile, by kind.",
+        jobDuration: "Handler run time per attempt, by kind.",
+        jobStartLateness: "Claim time minus due time per attempt (database clock), by kind.",
+        queueReadyDepth: "Jobs due and waiting to be claimed, by queue.",
+        queueOldestDueAge: "Age of the oldest due job not yet claimed, by queue.",
+        storeErrors: "Queue bookkeeping writes that failed, by operation.",
+        jobsPruned: "Finished jobs deleted after their retention.",
+        oauthRefreshes: "Google access-token refreshes by the broker, by result.",
+        brokerKeyDenials: "Data-key requests the key service refused to the broker, by reason.",
+        keyServiceDecisions: "Key service decisions, by operation, decision and reason.",
+        keyServiceAuditFailures: "Key service decisions whose audit record could not be written.",
+        calendarSyncs: "Calendar syncs, by mode (full or incremental).",
+        remindersScheduled: "Meeting reminders scheduled or moved by calendar syncs.",
+        reminderOutcomes: "What meeting reminder jobs did when they ran, by outcome.",
+        mailMessagesScored: "Gmail messages scored by the urgency rules.",
+        urgentMail: "Mail judged urgent, by disposition (alerted, held, duplicate).",
+        briefs: "Morning briefs, by outcome.",
+        notificationsEnqueued: "Notifications handed to delivery, by kind.",
+        googleRequests: "Calendar and Gmail HTTP attempts, by api and result.",
+        googleRequestDuration: "Calendar and Gmail HTTP exchange time, by api.",
+        reminderDeliverySeconds: "SLI: APNs acceptance minus scheduled time, once per delivered reminder.",
+        reminderDeliveryFailures: "SLI: reminders that reached a terminal failure (expired, failed, unconfirmed).",
+        pushDeliveries: "Finished notifications, by kind and result.",
+        apnsRequests: "APNs requests, by result (success or Apple's reason).",
+        apnsRequestDuration: "APNs exchange time, request to response.",
+        devicesRetired: "Device tokens retired after APNs said they are dead, by reason.",
+        apnsProviderTokenMints: "APNs provider tokens minted by the broker, by trigger.",
+        urgentFeedback: "User verdicts on urgent-mail alerts, by verdict.",
+        deleteAllDuration: "Delete-all completion time, request to final audit record.",
+    ]
+}

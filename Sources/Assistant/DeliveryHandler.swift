@@ -88,6 +88,7 @@ public struct PushDeliveryHandler: JobHandler {
         let stillRetrying = outcomes.contains { $0.result == .retry }
         if stillRetrying {
             let first = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: outcomes, finish: nil)
+            DeliveryMetrics.retired(outcomes)
             observeFirstAcceptance(first, outcomes, plan, content)
             let reasons = Set(sent.compactMap(\.reason)).sorted().joined(separator: ",")
             throw JobError.retry("APNs asked to retry \(retrying.count) of \(plan.devices.count) device(s): \(reasons)", after: retryAfter)
@@ -106,6 +107,7 @@ public struct PushDeliveryHandler: JobHandler {
             else if states.allSatisfy({ $0 == .rejected }) && outcomes.allSatisfy({ if case .retire = $0.result { true } else { false } }) { .noDevice }
             else { .failed }
         let first = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: outcomes, finish: state)
+        DeliveryMetrics.retired(outcomes)
         if let content { observeFirstAcceptance(first, outcomes, plan, content) }
         DeliveryMetrics.finished(plan.kind, state)
         if state != .delivered {
@@ -237,6 +239,12 @@ enum DeliveryMetrics {
         let label = kinds.contains(kind) ? kind : "other"
         Counter(label: MetricName.pushDeliveries, dimensions: [("kind", label), ("result", state.rawValue)]).increment()
         if kind == reminderKind, [.expired, .failed, .unconfirmed].contains(state) { reminderFailures.increment() }
+    }
+
+    static func retired(_ outcomes: [SendOutcome]) {
+        for case .retire(let reason) in outcomes.map(\.result) {
+            Counter(label: MetricName.devicesRetired, dimensions: [("reason", APNsReason(rawValue: reason).metricLabel)]).increment()
+        }
     }
 
     /// Creates the SLI series at start-up, so dashboards and rules see zeros rather than nothing.

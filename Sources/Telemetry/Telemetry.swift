@@ -29,6 +29,24 @@ public enum Telemetry {
         factory.durationHistogramBuckets[MetricName.deleteAllDuration] = [1, 5, 10, 30, 60, 300, 3600, 6 * 3600, 24 * 3600].map { ms($0 * 1000) }
         return factory
     }
+
+    /// The registry's exposition with a `# HELP` line before each family's `# TYPE` line (the
+    /// swift-metrics route into swift-prometheus registers families without help text).
+    public static func exposition(_ registry: PrometheusCollectorRegistry) -> [UInt8] {
+        let text = String(decoding: registry.emitToBuffer(), as: UTF8.self)
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 4096)
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("# TYPE "), let name = line.dropFirst(7).split(separator: " ").first {
+                let help = MetricName.help[String(name)] ?? "Alfred metric \(name)."
+                out += "# HELP \(name) \(help)\n"
+            }
+            out += line
+            out += "\n"
+        }
+        if out.hasSuffix("\n\n") { out.removeLast() }
+        return Array(out.utf8)
+    }
 }
 
 /// Serves `/metrics` (Prometheus text), `/healthz` (the process is up) and `/readyz` (its
@@ -47,7 +65,7 @@ public struct MetricsEndpoint: Service {
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers,
-                            body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+                            body: .init(byteBuffer: ByteBuffer(bytes: Telemetry.exposition(registry))))
         }
         router.get("/healthz") { _, _ in "ok\n" }
         router.get("/readyz") { _, _ -> Response in

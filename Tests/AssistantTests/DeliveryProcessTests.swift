@@ -1,6 +1,8 @@
 import AlfredCore
 import AlfredTesting
 import APNs
+import AsyncHTTPClient
+import NIOCore
 import Foundation
 import Logging
 import PostgresNIO
@@ -30,30 +32,9 @@ import Glibc
         var world = DeliveryWorld()
         world.inProcessWorker = false
         try await world.run { w in
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("alfred-dp-\(UUID().uuidString.prefix(8))")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let keyFile = folder.appendingPathComponent("host.key").path, caFile = folder.appendingPathComponent("ca.pem").path
-            try Data(w.sealerKey).write(to: URL(fileURLWithPath: keyFile))
-            try w.caPEM.write(toFile: caFile, atomically: true, encoding: .utf8)
-            let socket = folder.appendingPathComponent("broker.sock").path
-            var configuration = BrokerServer<ProviderTokensOnly>.Configuration(socketPath: socket)
-            configuration.providerTokens = w.minter
-            let listening = AsyncStream<Void>.makeStream()
-            let broker = BrokerServer(configuration: configuration, handler: ProviderTokensOnly(), logger: TestDatabase.quietLogger,
-                                      onListening: { listening.continuation.yield() })
-            let brokerGroup = ServiceGroup(services: [broker], logger: TestDatabase.quietLogger)
-            let brokerRunning = Task { try await brokerGroup.run() }
-            for await _ in listening.stream { break }
-            defer { brokerRunning.cancel() }
-
-            func worker() throws -> ChildProcess {
-                try ChildProcess(AlfredBinary.path, [
-                    "worker", "--queue", "delivery", "--lease-seconds", "2", "--rescue-seconds", "1", "--poll-seconds", "1",
-                    "--no-metrics", "--broker-socket", socket, "--data-key-file", keyFile, "--apns-topic", DeliveryWorld.topic,
-                    "--apns-url", w.apnsURL, "--apns-ca-file", caFile,
-                ], environment: ["ALFRED_DATABASE_URL": w.workerURL.secretString.unsafeValue, "ALFRED_LOG_LEVEL": "info"])
-            }
+            let processes = try await WorkerProcesses.start(w)
+            defer { processes.stop() }
+            func worker() throws -> ChildProcess { try processes.worker() }
 
             let phone = try await w.device()
             // Apple accepts the push, then the answer takes 30 s: the worker is killed in between.
@@ -81,4 +62,156 @@ import Glibc
             #expect(await rescuer.waitForExit(timeout: .seconds(20)) == 0)
         }
     }
+
+    /// A real Prometheus (Debian's package) with the repository's ops/prometheus config and rules,
+    /// pointed at a real worker: the lateness histogram and the SLO recording rules through its API.
+    @Test func prometheusScrapesTheWorkerAndEvaluatesTheSLORules() async throws {
+        var world = DeliveryWorld()
+        world.inProcessWorker = false
+        try await world.run { w in
+            let processes = try await WorkerProcesses.start(w)
+            defer { processes.stop() }
+            let worker = try processes.worker(metrics: true)
+            defer { worker.signal(SIGKILL) }
+            var metricsPort: Int?
+            _ = try await eventually {
+                metricsPort = worker.output.firstMatch(of: /alfred.port=(\d+)/).flatMap { Int($0.1) }
+                return metricsPort != nil
+            }
+            let port = try #require(metricsPort, "\(worker.output)")
+            _ = try await w.device()
+            #expect(try await w.waitForState(try await w.notify()) == "delivered")
+
+            let prometheus = try RealPrometheus(folder: processes.folder, target: "127.0.0.1:\(port)")
+            defer { prometheus.stop() }
+            #expect(try await eventually { try await prometheus.value("alfred_reminder_delivery_seconds_count") == 1 },
+                    "\(prometheus.process.output.suffix(2000))")
+            // Two more after the first scrape, one of them 90 s late: the rates see them.
+            #expect(try await w.waitForState(try await w.notify()) == "delivered")
+            #expect(try await w.waitForState(try await w.notify(scheduledAt: Date().addingTimeInterval(-90))) == "delivered")
+            #expect(try await eventually { try await prometheus.value("alfred_reminder_delivery_seconds_count") == 3 })
+            #expect(try await prometheus.value(#"sum(alfred_reminder_delivery_seconds_bucket{le=~"60(\\.0)?"})"#) == 2)
+            #expect(try await prometheus.value(#"sum(alfred_reminder_delivery_seconds_bucket{le=~"1(\\.0)?"})"#) == 2)
+            #expect(try await prometheus.value(#"sum(alfred_push_deliveries_total{kind="meeting.reminder",result="delivered"})"#) == 3)
+            // The recording rules: an error ratio strictly between 0 and 1 (one of the two newer ones was late).
+            var ratio: Double?
+            #expect(try await eventually {
+                ratio = try await prometheus.value("alfred:reminder_slo_errors:ratio_rate5m")
+                return (ratio ?? 0) > 0
+            }, "\(String(describing: ratio))")
+            #expect((ratio ?? 1) < 1)
+            #expect(try await prometheus.value("alfred:reminder_events:rate5m") ?? 0 > 0)
+
+            // promtool accepts the worker's exposition as it is.
+            let text = try await RealPrometheus.get("http://127.0.0.1:\(port)/metrics")
+            let file = processes.folder.appendingPathComponent("metrics.txt").path
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            let check = try await AlfredTesting.run("/bin/sh", ["-c", "promtool check metrics < '\(file)'"])
+            #expect(check.code == 0, "\(check.output)")
+            #expect(text.contains("alfred_reminder_delivery_seconds_bucket{le=\"60.0\"}") || text.contains("alfred_reminder_delivery_seconds_bucket{le=\"60\"}"))
+        }
+    }
+}
+
+/// The broker (provider tokens only) on a socket, and `alfred worker` processes on the delivery queue.
+struct WorkerProcesses: Sendable {
+    let folder: URL
+    let socket: String
+    let keyFile: String
+    let caFile: String
+    let world: DeliveryWorld.Running
+    let broker: Task<Void, any Error>
+
+    static func start(_ w: DeliveryWorld.Running) async throws -> WorkerProcesses {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("alfred-dp-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let keyFile = folder.appendingPathComponent("host.key").path, caFile = folder.appendingPathComponent("ca.pem").path
+        try Data(w.sealerKey).write(to: URL(fileURLWithPath: keyFile))
+        try w.caPEM.write(toFile: caFile, atomically: true, encoding: .utf8)
+        let socket = folder.appendingPathComponent("broker.sock").path
+        var configuration = BrokerServer<DeliveryProcessTests.ProviderTokensOnly>.Configuration(socketPath: socket)
+        configuration.providerTokens = w.minter
+        let listening = AsyncStream<Void>.makeStream()
+        let server = BrokerServer(configuration: configuration, handler: DeliveryProcessTests.ProviderTokensOnly(),
+                                  logger: TestDatabase.quietLogger, onListening: { listening.continuation.yield() })
+        let group = ServiceGroup(services: [server], logger: TestDatabase.quietLogger)
+        let broker = Task { try await group.run() }
+        for await _ in listening.stream { break }
+        return WorkerProcesses(folder: folder, socket: socket, keyFile: keyFile, caFile: caFile, world: w, broker: broker)
+    }
+
+    func worker(metrics: Bool = false) throws -> ChildProcess {
+        try ChildProcess(AlfredBinary.path, [
+            "worker", "--queue", "delivery", "--lease-seconds", "2", "--rescue-seconds", "1", "--poll-seconds", "1",
+            "--broker-socket", socket, "--data-key-file", keyFile, "--apns-topic", DeliveryWorld.topic,
+            "--apns-url", world.apnsURL, "--apns-ca-file", caFile,
+        ] + (metrics ? ["--metrics-port", "0", "--metrics-host", "127.0.0.1"] : ["--no-metrics"]),
+        environment: ["ALFRED_DATABASE_URL": world.workerURL.secretString.unsafeValue, "ALFRED_LOG_LEVEL": "info"])
+    }
+
+    func stop() {
+        broker.cancel()
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+/// Debian's `prometheus` on loopback, with a copy of ops/prometheus whose worker target is ours and
+/// whose intervals are one second.
+struct RealPrometheus: Sendable {
+    let process: ChildProcess
+    let port: Int
+
+    init(folder: URL, target: String) throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/prometheus") else {
+            throw TestSetupError("Prometheus is missing: install Debian's prometheus package (.ci/run does)")
+        }
+        let ops = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ops/prometheus")
+        let copy = folder.appendingPathComponent("prometheus")
+        try FileManager.default.createDirectory(at: copy.appendingPathComponent("rules"), withIntermediateDirectories: true)
+        var config = try String(contentsOf: ops.appendingPathComponent("prometheus.yml"), encoding: .utf8)
+        guard config.contains(#"["worker-1:9464", "worker-2:9464"]"#) else { throw TestSetupError("ops/prometheus/prometheus.yml changed its worker targets") }
+        config = config.replacingOccurrences(of: #"["worker-1:9464", "worker-2:9464"]"#, with: "[\"\(target)\"]")
+            .replacingOccurrences(of: "scrape_interval: 15s", with: "scrape_interval: 1s")
+            .replacingOccurrences(of: "evaluation_interval: 30s", with: "evaluation_interval: 1s")
+        try config.write(to: copy.appendingPathComponent("prometheus.yml"), atomically: true, encoding: .utf8)
+        for rule in try FileManager.default.contentsOfDirectory(atPath: ops.appendingPathComponent("rules").path) where rule.hasSuffix(".yml") {
+            let text = try String(contentsOf: ops.appendingPathComponent("rules/\(rule)"), encoding: .utf8)
+                .replacing(/interval: \d+[sm]/, with: "interval: 1s")
+            try text.write(to: copy.appendingPathComponent("rules/\(rule)"), atomically: true, encoding: .utf8)
+        }
+        port = try EmbeddedPostgres.freePort()
+        process = try ChildProcess("/usr/bin/prometheus", [
+            "--config.file=\(copy.appendingPathComponent("prometheus.yml").path)",
+            "--storage.tsdb.path=\(copy.appendingPathComponent("data").path)",
+            "--web.listen-address=127.0.0.1:\(port)",
+        ])
+    }
+
+    func stop() {
+        process.signal(SIGTERM)
+        _ = process.waitForExit()
+    }
+
+    /// The value of an instant query's single sample, or nil when the result is empty.
+    func value(_ query: String) async throws -> Double? {
+        var components = URLComponents(string: "http://127.0.0.1:\(port)/api/v1/query")!
+        components.queryItems = [.init(name: "query", value: query)]
+        guard let body = try? await Self.get(components.url!.absoluteString),
+              let json = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any],
+              let data = json["data"] as? [String: Any], let result = data["result"] as? [[String: Any]],
+              let sample = result.first?["value"] as? [Any], let text = sample.last as? String
+        else { return nil }
+        return Double(text)
+    }
+
+    static func get(_ url: String) async throws -> String {
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(5))
+        return String(buffer: try await response.body.collect(upTo: 8 << 20))
+    }
+}
+
+struct TestSetupError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
