@@ -17,6 +17,10 @@ public struct AssistantEnvironment: Sendable {
         public var fullSyncWindow: Duration = .seconds(48 * 3600)
         /// A full sync happens when the frozen window has less than this left beyond now.
         public var slideWhenLessThan: Duration = .seconds(24 * 3600)
+        /// Reminder jobs run this long before the reminder time: Google's round trip happens then, and
+        /// the push is queued for the reminder time itself, so a top-of-the-hour burst is delivery
+        /// work only. (A change in these last seconds is not seen; the sync interval is 10 minutes.)
+        public var reminderLead: Duration = .seconds(30)
         /// How long an urgent-mail push stays useful.
         public var urgentMailDeadline: Duration = .seconds(6 * 3600)
         /// Ledger rows are kept this long past their notification's deadline (a duplicate that late is moot).

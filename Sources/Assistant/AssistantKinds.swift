@@ -69,10 +69,12 @@ public struct Outbox: Sendable {
 
     public init(sealer: HostSealer) { self.sealer = sealer }
 
+    /// - Parameter at: when to send (nil: now).
     public func notification(_ content: PushContent, userID: UUID, idempotencyKey: String,
-                             deadline: Date?) throws -> OutboundNotification {
+                             deadline: Date?, at: Date? = nil) throws -> OutboundNotification {
         let payload = try SealedPayload.make(content, sealer: sealer, userID: userID, purpose: .notification)
-        var job = NewJob(kind: AssistantKind.pushDeliver, payload: payload, schedule: .now, uniqueKey: idempotencyKey, userID: userID)
+        var job = NewJob(kind: AssistantKind.pushDeliver, payload: payload, schedule: at.map { .at($0) } ?? .now,
+                         uniqueKey: idempotencyKey, userID: userID)
         job.priority = content.kind == "meeting.reminder" ? 10 : 0
         return OutboundNotification(userID: userID, kind: content.kind, idempotencyKey: idempotencyKey, job: job, deadline: deadline,
                                     scheduledAt: content.scheduledAt)

@@ -46,10 +46,11 @@ public struct CalendarSyncHandler: JobHandler {
         let used = try await env.store.usedNotificationKeys(wanted.map(\.deliveryKey))
         let jobs = try wanted.filter { !used.contains($0.deliveryKey) }.map { item in
             let remindAt = item.start.addingTimeInterval(-Double(user.reminderMinutes) * 60)
+            let prepareAt = remindAt.addingTimeInterval(-env.intervals.reminderLead.seconds)
             let payload = ReminderPayload(connectorID: user.connector, eventID: item.event.id, start: item.start)
             return NewJob(kind: AssistantKind.meetingReminder,
                           payload: try SealedPayload.make(payload, sealer: env.sealer, userID: user.userID),
-                          schedule: remindAt > now ? .at(remindAt) : .now,
+                          schedule: prepareAt > now ? .at(prepareAt) : .now,
                           uniqueKey: ReminderKeys.job(env.sealer, user: user.userID, eventID: item.event.id),
                           userID: user.userID)
         }

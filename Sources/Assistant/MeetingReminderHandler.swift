@@ -2,7 +2,7 @@ import AlfredCore
 import Foundation
 import JobQueue
 
-/// `meeting.reminder`: at `start - meeting_reminder_minutes`, re-fetches the event (it may have moved
+/// `meeting.reminder`: shortly before `start - meeting_reminder_minutes`, re-fetches the event (it may have moved
 /// or been cancelled since the sync that planned this job), composes "<title> in N min" with the place
 /// or meeting link, and hands it to delivery with the meeting start as deadline.
 ///
@@ -39,16 +39,20 @@ public struct MeetingReminderHandler: JobHandler {
             return .done
         }
         let remindAt = start.addingTimeInterval(-Double(user.reminderMinutes) * 60)
-        if remindAt.timeIntervalSince(now) > Self.earlyTolerance {
-            // The meeting moved later: run again at its new reminder time.
+        let lead = env.intervals.reminderLead.seconds
+        if remindAt.timeIntervalSince(now) > lead + Self.earlyTolerance {
+            // The meeting moved later: run again before its new reminder time.
             AssistantMetrics.reminder("moved").increment()
-            return .runAgain(.at(remindAt))
+            return .runAgain(.at(remindAt.addingTimeInterval(-lead)))
         }
-        let text = env.composer.reminder(event, start: start, now: now)
+        let text = env.composer.reminder(event, start: start, now: max(now, remindAt))
         let key = ReminderKeys.delivery(env.sealer, user: user.userID, eventID: event.id, start: start)
+        // The push waits for the reminder time (this job runs `reminderLead` ahead); the lateness SLI
+        // is measured from it.
         let content = PushContent(kind: "meeting.reminder", title: text.title, body: text.body,
-                                  scheduledAt: min(remindAt, now), collapseID: String(key.suffix(32)))
-        let notification = try env.outbox.notification(content, userID: user.userID, idempotencyKey: key, deadline: start)
+                                  scheduledAt: remindAt, collapseID: String(key.suffix(32)))
+        let notification = try env.outbox.notification(content, userID: user.userID, idempotencyKey: key, deadline: start,
+                                                       at: remindAt > now ? remindAt : nil)
         if try await env.store.notify(notification) {
             AssistantMetrics.reminder("sent").increment()
             AssistantMetrics.enqueued("meeting.reminder").increment()

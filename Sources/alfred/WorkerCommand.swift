@@ -72,6 +72,10 @@ struct WorkerCommand: AsyncParsableCommand {
             BrokerClient(configuration: .init(socketPath: $0))
         }
         let assistant = try AssistantSetup(options: options, broker: broker, logger: logger)
+        if options.queues.contains(AssistantKind.pushDeliver.queue), assistant?.delivery == nil {
+            // Without a sender every push.deliver job would be discarded as having no handler.
+            throw ValidationError("--queue delivery needs --apns-topic (or APNS_TOPIC), --broker-socket and --data-key-file")
+        }
         let runtime = try WorkerRuntime(database: database.database(), options: options, logger: logger) { client, jobs in
             var registry = JobRegistry.builtIn()
             if let broker {
