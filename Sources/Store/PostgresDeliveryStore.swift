@@ -16,17 +16,21 @@ public struct PostgresDeliveryStore: DeliveryStore {
 
     public func deliveryPlan(jobID: UUID) async throws -> DeliveryPlan? {
         var header: (String, UUID, String, Date?, String)?
-        for try await row in try await client.query(DeliverySQL.notification(jobID: jobID), logger: logger)
-            .decode((String, UUID, String, Date?, String).self) { header = row }
-        guard let (key, userID, kind, deadline, state) = header else { return nil }
         var devices: [DeviceTarget] = []
-        for try await (id, environment, sealed, updated) in try await client.query(DeliverySQL.activeDevices(userID: userID), logger: logger)
-            .decode((UUID, String, ByteBuffer, Date).self) {
-            devices.append(DeviceTarget(id: id, environment: environment, tokenSealed: Array(buffer: sealed), registeredAt: updated))
-        }
         var sends: [UUID: DeliveryPlan.SendState] = [:]
-        for try await (device, sendState) in try await client.query(DeliverySQL.sends(key: key), logger: logger)
-            .decode((UUID, String).self) { sends[device] = DeliveryPlan.SendState(rawValue: sendState) }
+        for try await row in try await client.query(DeliverySQL.plan(jobID: jobID), logger: logger).decode(
+            (String, UUID, String, Date?, String, UUID?, String?, ByteBuffer?, Date?, [UUID], [String]).self)
+        {
+            let (key, userID, kind, deadline, state, device, environment, sealed, updated, sent, sentStates) = row
+            if header == nil {
+                header = (key, userID, kind, deadline, state)
+                for (id, sendState) in zip(sent, sentStates) { sends[id] = DeliveryPlan.SendState(rawValue: sendState) }
+            }
+            if let device, let environment, let sealed, let updated {
+                devices.append(DeviceTarget(id: device, environment: environment, tokenSealed: Array(buffer: sealed), registeredAt: updated))
+            }
+        }
+        guard let (key, userID, kind, deadline, state) = header else { return nil }
         return DeliveryPlan(idempotencyKey: key, userID: userID, kind: kind, deadline: deadline,
                             state: DeliveryPlan.State(rawValue: state) ?? .failed, devices: devices, sends: sends)
     }
@@ -56,26 +60,12 @@ public struct PostgresDeliveryStore: DeliveryStore {
             case .retry: retry.append(outcome.deviceID)
             }
         }
-        let logger = logger
-        return try await client.withTransaction(logger: logger) { connection in
-            if !final.isEmpty {
-                _ = try await connection.query(DeliverySQL.finishSends(
-                    key: key, devices: final.map(\.0), states: final.map(\.1), reasons: final.map(\.2)), logger: logger)
-            }
-            if !retry.isEmpty { _ = try await connection.query(DeliverySQL.dropSends(key: key, devices: retry), logger: logger) }
-            if !retire.isEmpty {
-                _ = try await connection.query(DeliverySQL.retireDevices(retire.map(\.0), reasons: retire.map(\.1)), logger: logger)
-            }
-            var first = false
-            if let firstAccepted {
-                for try await _ in try await connection.query(DeliverySQL.firstAccepted(key: key, at: firstAccepted), logger: logger)
-                    .decode(Int32.self) { first = true }
-            }
-            if let finish {
-                _ = try await connection.query(DeliverySQL.finish(key: key, jobID: jobID, state: finish.rawValue), logger: logger)
-            }
-            return first
-        }
+        for try await first in try await client.query(DeliverySQL.record(
+            key: key, jobID: jobID, devices: final.map(\.0), states: final.map(\.1), reasons: final.map(\.2), retry: retry,
+            retire: retire.map(\.0), retireReasons: retire.map(\.1), firstAccepted: firstAccepted, finish: finish?.rawValue ?? ""),
+            logger: logger
+        ).decode(Bool.self) { return first }
+        return false
     }
 
     public func registerDevice(userID: UUID, tokenKey: String, tokenSealed: [UInt8], environment: String) async throws -> UUID {
