@@ -31,11 +31,13 @@ public struct DeliveryPlan: Sendable {
     public let devices: [DeviceTarget]
     /// Earlier runs' records, by device id (retired devices included).
     public let sends: [UUID: SendState]
+    /// Devices marked `sending` by this run (send to these, and only these), with their `apns-id`.
+    public let claimed: [UUID: UUID]
 
     public init(idempotencyKey: String, userID: UUID, kind: String, deadline: Date?, state: State,
-                devices: [DeviceTarget], sends: [UUID: SendState]) {
+                devices: [DeviceTarget], sends: [UUID: SendState], claimed: [UUID: UUID] = [:]) {
         self.idempotencyKey = idempotencyKey; self.userID = userID; self.kind = kind; self.deadline = deadline
-        self.state = state; self.devices = devices; self.sends = sends
+        self.state = state; self.devices = devices; self.sends = sends; self.claimed = claimed
     }
 }
 
@@ -61,10 +63,10 @@ public struct SendOutcome: Sendable, Equatable {
 /// Delivery's storage: the notification ledger, devices and per-device send records.
 public protocol DeliveryStore: Sendable {
     /// The notification whose push job this is, or nil (its user was deleted, or it was pruned).
-    func deliveryPlan(jobID: UUID) async throws -> DeliveryPlan?
-    /// Writes (and commits) `sending` for these devices; returns the ones this call claimed — a
-    /// device already marked by another run is not sent to again.
-    func beginSends(key: String, userID: UUID, devices: [(id: UUID, apnsID: UUID)]) async throws -> Set<UUID>
+    /// Unless it is finished or past its deadline, every active device without a send record gets a
+    /// `sending` mark, committed before this returns (`DeliveryPlan.claimed`); a device marked by an
+    /// earlier run is never claimed again.
+    func beginDelivery(jobID: UUID) async throws -> DeliveryPlan?
     /// Records outcomes and retirements in one transaction. With `finish`, also sets the
     /// notification's final state and deletes the push job's payload (the sealed text).
     /// Returns true when this call set `first_accepted_at` (the first APNs 200 for the notification).

@@ -14,6 +14,8 @@ public final class EmbeddedPostgres: Sendable {
         /// Tests turn fsync off for speed; `alfred dev` and the benchmark keep the server defaults.
         public var durable = true
         public var maxConnections = 200
+        /// More `postgresql.conf` lines (a benchmark's `shared_preload_libraries`, say).
+        public var extraSettings: [String] = []
         public init(durable: Bool = true) { self.durable = durable }
     }
 
@@ -54,6 +56,7 @@ public final class EmbeddedPostgres: Sendable {
             "max_connections = \(options.maxConnections)",
         ]
         if !options.durable { settings += ["fsync = off", "synchronous_commit = off", "full_page_writes = off"] }
+        settings += options.extraSettings
         let conf = URL(fileURLWithPath: data).appendingPathComponent("postgresql.conf")
         let handle = try FileHandle(forWritingTo: conf)
         handle.seekToEndOfFile()

@@ -1,6 +1,5 @@
 import AlfredCore
 import APNs
-import Crypto
 import Foundation
 import JobQueue
 import Metrics
@@ -44,7 +43,7 @@ public struct PushDeliveryHandler: JobHandler {
     }
 
     public func run(_ payload: Payload, context: JobContext) async throws -> JobOutcome {
-        guard let plan = try await store.deliveryPlan(jobID: context.id.uuid) else {
+        guard let plan = try await store.beginDelivery(jobID: context.id.uuid) else {
             context.logger.info("push has no ledger row (user deleted or ledger pruned); nothing to send")
             return .done
         }
@@ -53,30 +52,28 @@ public struct PushDeliveryHandler: JobHandler {
             _ = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: [], finish: plan.state)
             return .done
         }
-        var previous = plan.sends
+        var previous: [UUID: DeliveryPlan.SendState?] = plan.sends.mapValues { $0 }
         // Left `sending` by a run that died mid-request: maybe delivered, never resent.
-        let inDoubt = plan.devices.filter { previous[$0.id] == .sending }
-            .map { SendOutcome(deviceID: $0.id, apnsID: apnsID(plan, $0.id), result: .unconfirmed) }
+        let inDoubt = plan.devices.filter { plan.sends[$0.id] == .sending }
+            .map { SendOutcome(deviceID: $0.id, apnsID: $0.id, result: .unconfirmed) }
         for outcome in inDoubt { previous[outcome.deviceID] = .unconfirmed }
-        let todo = plan.devices.filter { previous[$0.id] == nil }
+        let todo = plan.devices.filter { plan.claimed[$0.id] != nil }
 
-        if let deadline = plan.deadline, deadline <= now() {
-            return try await finish(plan, context, inDoubt, previous: previous, content: nil, expired: true)
-        }
         if todo.isEmpty {
-            return try await finish(plan, context, inDoubt, previous: previous, content: nil, expired: false)
+            // Nothing claimed: every device has an outcome already, there is none, or the deadline passed.
+            let expired = plan.deadline.map { $0 <= now() } ?? false
+            return try await finish(plan, context, inDoubt, previous: previous, content: nil, expired: expired)
         }
         guard let sealed = payload.sealed,
               let content = try? SealedPayload(Array(sealed)).open(PushContent.self, sealer: sealer, userID: plan.userID, purpose: .notification)
         else {
-            _ = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: inDoubt, finish: .failed)
+            let refused = todo.map { SendOutcome(deviceID: $0.id, apnsID: $0.id, result: .rejected(reason: "push text does not open")) }
+            _ = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: inDoubt + refused, finish: .failed)
             DeliveryMetrics.finished(plan.kind, .failed)
             throw JobError.discard("push text is missing or does not open with this host key")
         }
 
-        let claimed = try await store.beginSends(key: plan.idempotencyKey, userID: plan.userID,
-                                                 devices: todo.map { ($0.id, apnsID(plan, $0.id)) })
-        let sent = await send(content, plan, todo.filter { claimed.contains($0.id) })
+        let sent = await send(content, plan, todo)
         var outcomes = inDoubt + sent.map(\.outcome)
         let retryAfter = sent.compactMap(\.retryAfter).max()
         let retrying = outcomes.filter { $0.result == .retry }
@@ -85,8 +82,7 @@ public struct PushDeliveryHandler: JobHandler {
             outcomes = outcomes.map { $0.result == .retry ? SendOutcome(deviceID: $0.deviceID, apnsID: $0.apnsID, result: .rejected(reason: "attempts exhausted")) : $0 }
         }
         for outcome in outcomes { previous[outcome.deviceID] = outcome.result.sendState }
-        let stillRetrying = outcomes.contains { $0.result == .retry }
-        if stillRetrying {
+        if outcomes.contains(where: { $0.result == .retry }) {
             let first = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: outcomes, finish: nil)
             DeliveryMetrics.retired(outcomes)
             observeFirstAcceptance(first, outcomes, plan, content)
@@ -141,7 +137,7 @@ public struct PushDeliveryHandler: JobHandler {
             var pending = devices[...]
             func next(_ group: inout TaskGroup<Sent>) {
                 guard let device = pending.popFirst() else { return }
-                let id = apnsID(plan, device.id)
+                let id = plan.claimed[device.id] ?? UUID()
                 group.addTask {
                     await sendOne(device, APNsRequest(
                         deviceToken: "", environment: APNsEnvironment(rawValue: device.environment) ?? .production,
@@ -196,15 +192,6 @@ public struct PushDeliveryHandler: JobHandler {
         case .permanent(let reason):
             return outcome(.rejected(reason: reason.metricLabel), reason: reason.metricLabel)
         }
-    }
-
-    /// The same `apns-id` for a notification and device on every attempt, so logs on both sides line up.
-    private func apnsID(_ plan: DeliveryPlan, _ device: UUID) -> UUID {
-        var bytes = Array(SHA256.hash(data: Data("\(plan.idempotencyKey)/\(device.uuidString)".utf8)).prefix(16))
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
     }
 }
 

@@ -1,73 +1,101 @@
 import Foundation
+import NIOCore
 import PostgresNIO
 
 /// Every statement of the delivery stage.
 enum DeliverySQL {
-    /// The notification, one row per active device of its user (NULL device columns when there is
-    /// none), and every send record so far as two parallel arrays.
-    static func plan(jobID: UUID) -> PostgresQuery {
-        """
-        SELECT n.idempotency_key, n.user_id, n.kind, n.deadline_at, n.state,
-               d.id, d.environment, d.apns_token_ciphertext, d.updated_at,
-               coalesce(s.devices, '{}'), coalesce(s.states, '{}')
-        FROM notifications n
-        LEFT JOIN devices d ON d.user_id = n.user_id AND d.retired_at IS NULL
-        LEFT JOIN LATERAL (
-            SELECT array_agg(device_id) AS devices, array_agg(state) AS states
-            FROM push_sends WHERE idempotency_key = n.idempotency_key
-        ) s ON true
-        WHERE n.job_id = \(jobID)
-        ORDER BY d.created_at, d.id
-        """
-    }
+    /// Opens a run of a `push.deliver` job, in one statement: the notification, one row per active
+    /// device of its user (NULL device columns when there is none), every earlier send record (two
+    /// parallel arrays, read before this statement's own writes), and `sending` marks for every device
+    /// without a record yet — written and committed here, before any request goes out — unless the
+    /// notification is finished or past its deadline. `claimed` and `apns_id` say which rows got a mark
+    /// now. A prepared statement: it runs once per push in a burst, so it is planned once per connection.
+    struct Begin: PostgresPreparedStatement {
+        static let sql = """
+            WITH n AS (
+                SELECT idempotency_key, user_id, kind, deadline_at, state FROM notifications WHERE job_id = $1
+            ), prev AS (
+                SELECT array_agg(s.device_id) AS devices, array_agg(s.state) AS states
+                FROM push_sends s JOIN n ON s.idempotency_key = n.idempotency_key
+            ), d AS (
+                SELECT d.id, d.environment, d.apns_token_ciphertext, d.updated_at, d.created_at
+                FROM devices d JOIN n ON d.user_id = n.user_id WHERE d.retired_at IS NULL
+            ), claimed AS (
+                INSERT INTO push_sends (idempotency_key, device_id, user_id, state, apns_id)
+                SELECT n.idempotency_key, d.id, n.user_id, 'sending', md5(n.idempotency_key || '/' || d.id::text)::uuid
+                FROM n CROSS JOIN d
+                WHERE n.state = 'pending' AND (n.deadline_at IS NULL OR n.deadline_at > now())
+                ON CONFLICT (idempotency_key, device_id) DO NOTHING
+                RETURNING device_id, apns_id
+            )
+            SELECT n.idempotency_key, n.user_id, n.kind, n.deadline_at, n.state,
+                   d.id, d.environment, d.apns_token_ciphertext, d.updated_at,
+                   coalesce(prev.devices, '{}'::uuid[]), coalesce(prev.states, '{}'::text[]), c.apns_id
+            FROM n CROSS JOIN prev LEFT JOIN d ON true LEFT JOIN claimed c ON c.device_id = d.id
+            ORDER BY d.created_at, d.id
+            """
+        typealias Row = (String, UUID, String, Date?, String, UUID?, String?, ByteBuffer?, Date?, [UUID], [String], UUID?)
+        let jobID: UUID
 
-    static func beginSends(key: String, userID: UUID, devices: [UUID], apnsIDs: [UUID]) -> PostgresQuery {
-        """
-        INSERT INTO push_sends (idempotency_key, device_id, user_id, state, apns_id)
-        SELECT \(key), d, \(userID), 'sending', a FROM unnest(\(devices)::uuid[], \(apnsIDs)::uuid[]) AS t(d, a)
-        ON CONFLICT (idempotency_key, device_id) DO NOTHING
-        RETURNING device_id
-        """
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings()
+            bindings.append(jobID)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
     /// One statement for a run's outcome: final per-device states (`accepted`, `rejected`,
     /// `unconfirmed`), `sending` marks dropped for devices to retry, devices retired, the first
     /// acceptance time kept, and — with a non-empty `finish` — the notification's final state and the
     /// push job's text deleted. Returns whether `first_accepted_at` was empty before (so the caller
-    /// observes the SLI once per notification).
-    static func record(key: String, jobID: UUID, devices: [UUID], states: [String], reasons: [String], retry: [UUID],
-                       retire: [UUID], retireReasons: [String], firstAccepted: Date?, finish: String) -> PostgresQuery {
-        """
-        WITH prev AS (
-            SELECT first_accepted_at IS NULL AS was_empty FROM notifications WHERE idempotency_key = \(key)
-        ), final AS (
-            UPDATE push_sends s SET state = t.state, reason = NULLIF(t.reason, ''), finished_at = now()
-            FROM unnest(\(devices)::uuid[], \(states)::text[], \(reasons)::text[]) AS t(device_id, state, reason)
-            WHERE s.idempotency_key = \(key) AND s.device_id = t.device_id
-            RETURNING 1
-        ), dropped AS (
-            DELETE FROM push_sends
-            WHERE idempotency_key = \(key) AND device_id = ANY(\(retry)::uuid[]) AND state = 'sending'
-            RETURNING 1
-        ), retired AS (
-            UPDATE devices d SET retired_at = now(), retired_reason = t.reason, updated_at = now()
-            FROM unnest(\(retire)::uuid[], \(retireReasons)::text[]) AS t(id, reason)
-            WHERE d.id = t.id AND d.retired_at IS NULL
-            RETURNING 1
-        ), notification AS (
-            UPDATE notifications SET
-                first_accepted_at = coalesce(first_accepted_at, \(firstAccepted)),
-                state = CASE WHEN \(finish) <> '' AND state = 'pending' THEN \(finish) ELSE state END,
-                finished_at = CASE WHEN \(finish) <> '' AND state = 'pending' THEN now() ELSE finished_at END
-            WHERE idempotency_key = \(key)
-            RETURNING 1
-        ), text_deleted AS (
-            UPDATE jobs SET payload = '', updated_at = now()
-            WHERE \(finish) <> '' AND id = \(jobID) AND payload <> ''
-            RETURNING 1
-        )
-        SELECT was_empty AND \(firstAccepted)::timestamptz IS NOT NULL FROM prev
-        """
+    /// observes the SLI once per notification). Prepared, like `Begin`.
+    struct Record: PostgresPreparedStatement {
+        static let sql = """
+            WITH prev AS (
+                SELECT first_accepted_at IS NULL AS was_empty FROM notifications WHERE idempotency_key = $1
+            ), final AS (
+                UPDATE push_sends s SET state = t.state, reason = NULLIF(t.reason, ''), finished_at = now()
+                FROM unnest($3::uuid[], $4::text[], $5::text[]) AS t(device_id, state, reason)
+                WHERE s.idempotency_key = $1 AND s.device_id = t.device_id
+                RETURNING 1
+            ), dropped AS (
+                DELETE FROM push_sends WHERE idempotency_key = $1 AND device_id = ANY($6::uuid[]) AND state = 'sending'
+                RETURNING 1
+            ), retired AS (
+                UPDATE devices d SET retired_at = now(), retired_reason = t.reason, updated_at = now()
+                FROM unnest($7::uuid[], $8::text[]) AS t(id, reason)
+                WHERE d.id = t.id AND d.retired_at IS NULL
+                RETURNING 1
+            ), notification AS (
+                UPDATE notifications SET
+                    first_accepted_at = coalesce(first_accepted_at, $9::timestamptz),
+                    state = CASE WHEN $10::text <> '' AND state = 'pending' THEN $10::text ELSE state END,
+                    finished_at = CASE WHEN $10::text <> '' AND state = 'pending' THEN now() ELSE finished_at END
+                WHERE idempotency_key = $1
+                RETURNING 1
+            ), text_deleted AS (
+                UPDATE jobs SET payload = '', updated_at = now() WHERE $10::text <> '' AND id = $2 AND payload <> ''
+                RETURNING 1
+            )
+            SELECT was_empty AND $9::timestamptz IS NOT NULL FROM prev
+            """
+        typealias Row = Bool
+        let key: String, jobID: UUID
+        let devices: [UUID], states: [String], reasons: [String], retry: [UUID], retire: [UUID], retireReasons: [String]
+        let firstAccepted: Date?, finish: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var b = PostgresBindings()
+            b.append(key); b.append(jobID); b.append(devices); b.append(states); b.append(reasons); b.append(retry)
+            b.append(retire); b.append(retireReasons)
+            if let firstAccepted { b.append(firstAccepted) } else { b.appendNull() }
+            b.append(finish)
+            return b
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Bool.self) }
     }
 
     static func registerDevice(id: UUID, userID: UUID, tokenKey: String, sealed: ByteBuffer, environment: String) -> PostgresQuery {

@@ -14,34 +14,25 @@ public struct PostgresDeliveryStore: DeliveryStore {
         self.logger = logger
     }
 
-    public func deliveryPlan(jobID: UUID) async throws -> DeliveryPlan? {
+    public func beginDelivery(jobID: UUID) async throws -> DeliveryPlan? {
         var header: (String, UUID, String, Date?, String)?
         var devices: [DeviceTarget] = []
         var sends: [UUID: DeliveryPlan.SendState] = [:]
-        for try await row in try await client.query(DeliverySQL.plan(jobID: jobID), logger: logger).decode(
-            (String, UUID, String, Date?, String, UUID?, String?, ByteBuffer?, Date?, [UUID], [String]).self)
-        {
-            let (key, userID, kind, deadline, state, device, environment, sealed, updated, sent, sentStates) = row
+        var claimed: [UUID: UUID] = [:]
+        for try await row in try await client.execute(DeliverySQL.Begin(jobID: jobID), logger: logger) {
+            let (key, userID, kind, deadline, state, device, environment, sealed, updated, sent, sentStates, apnsID) = row
             if header == nil {
                 header = (key, userID, kind, deadline, state)
                 for (id, sendState) in zip(sent, sentStates) { sends[id] = DeliveryPlan.SendState(rawValue: sendState) }
             }
             if let device, let environment, let sealed, let updated {
                 devices.append(DeviceTarget(id: device, environment: environment, tokenSealed: Array(buffer: sealed), registeredAt: updated))
+                if let apnsID { claimed[device] = apnsID }
             }
         }
         guard let (key, userID, kind, deadline, state) = header else { return nil }
         return DeliveryPlan(idempotencyKey: key, userID: userID, kind: kind, deadline: deadline,
-                            state: DeliveryPlan.State(rawValue: state) ?? .failed, devices: devices, sends: sends)
-    }
-
-    public func beginSends(key: String, userID: UUID, devices: [(id: UUID, apnsID: UUID)]) async throws -> Set<UUID> {
-        guard !devices.isEmpty else { return [] }
-        var claimed: Set<UUID> = []
-        for try await id in try await client.query(
-            DeliverySQL.beginSends(key: key, userID: userID, devices: devices.map(\.id), apnsIDs: devices.map(\.apnsID)), logger: logger
-        ).decode(UUID.self) { claimed.insert(id) }
-        return claimed
+                            state: DeliveryPlan.State(rawValue: state) ?? .failed, devices: devices, sends: sends, claimed: claimed)
     }
 
     public func recordSends(key: String, jobID: UUID, outcomes: [SendOutcome], finish: DeliveryPlan.State?) async throws -> Bool {
@@ -60,11 +51,10 @@ public struct PostgresDeliveryStore: DeliveryStore {
             case .retry: retry.append(outcome.deviceID)
             }
         }
-        for try await first in try await client.query(DeliverySQL.record(
+        for try await first in try await client.execute(DeliverySQL.Record(
             key: key, jobID: jobID, devices: final.map(\.0), states: final.map(\.1), reasons: final.map(\.2), retry: retry,
             retire: retire.map(\.0), retireReasons: retire.map(\.1), firstAccepted: firstAccepted, finish: finish?.rawValue ?? ""),
-            logger: logger
-        ).decode(Bool.self) { return first }
+            logger: logger) { return first }
         return false
     }
 

@@ -184,7 +184,10 @@ import Testing
                                                 job: { var j = notification.job; j.schedule = .after(.seconds(3600)); return j }(),
                                                 deadline: notification.deadline)
             _ = try await w.assistant.notify(notification)
-            _ = try await w.store.beginSends(key: key, userID: w.userID, devices: [(phone.id, UUID())])
+            _ = try await w.owner.query("""
+                INSERT INTO push_sends (idempotency_key, device_id, user_id, state, apns_id)
+                VALUES (\(key), \(phone.id), \(w.userID), 'sending', \(UUID()))
+                """, logger: TestDatabase.quietLogger).collect()
             _ = try await w.owner.query("UPDATE jobs SET due_at = now() WHERE unique_key = \(key)", logger: TestDatabase.quietLogger).collect()
             _ = try await w.owner.query("SELECT pg_notify('alfred_jobs', 'delivery 0')", logger: TestDatabase.quietLogger).collect()
             #expect(try await w.waitForState(key) == "unconfirmed")

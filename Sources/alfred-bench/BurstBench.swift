@@ -1,0 +1,294 @@
+import AlfredCore
+import AlfredTesting
+import APNs
+import ArgumentParser
+import Assistant
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import GoogleAPI
+import JobQueue
+import Logging
+import Metrics
+import NIOCore
+import PostgresNIO
+import Prometheus
+import ServiceLifecycle
+import Store
+import Telemetry
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// `swift build -c release && swift run -c release alfred-bench burst`
+///
+/// The top of the hour: every user has a meeting starting at the same instant, so every reminder is
+/// due in the same second. The Google and APNs stand-ins run as their own processes on loopback with
+/// 20 ms added to every answer; a real worker (in this process) works both queues on a private
+/// Postgres at default durability, with the production Calendar and APNs (HTTP/2 + TLS) clients.
+///
+/// Calendar syncs plan the reminders first (not measured); then reminder jobs re-fetch their events
+/// 30 s ahead and queue the pushes for the reminder time, and the measured part is the burst of
+/// pushes. Lateness is the SLI: first APNs acceptance minus the scheduled reminder time, from the
+/// notification ledger. The last line is one JSON object.
+struct BurstBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "burst", abstract: "Top-of-the-hour reminder burst: lateness p50/p99/max.")
+
+    @Option(help: "Users, each with one meeting starting at the same instant.") var users = 10_000
+    @Option(help: "Milliseconds added to every Google and APNs answer.") var latencyMs = 20
+    @Option(help: "Jobs run at once per queue.") var concurrency = 256
+    @Option(help: "Minutes before the meeting that its reminder is due.") var reminderMinutes = 10
+    @Option(help: "Path of the alfred executable (default: beside this one).") var alfred: String?
+    @Flag(help: "Load pg_stat_statements and print the statements that took the most time during the burst.") var profile = false
+
+    static let teamID = "BENCHTEAM1", keyID = "BENCHKEY01", topic = "com.example.alfred"
+
+    func run() async throws {
+        let logger = { var l = Logger(label: "bench"); l.logLevel = .error; return l }()
+        MetricsSystem.bootstrap(Telemetry.makeFactory(registry: PrometheusCollectorRegistry()))
+        let binary = alfred ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("alfred").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw ValidationError("no alfred executable at \(binary); build it first: swift build -c release --product alfred")
+        }
+        let folder = URL(fileURLWithPath: "/tmp/alfred-burst-\(UUID().uuidString.prefix(6))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        // The meeting starts lead + reminder minutes after the stand-in starts: time to sync first.
+        let leadMinutes = 2.0
+        let scenario = folder.appendingPathComponent("scenario.json")
+        try Self.scenario(users: users, startInMinutes: leadMinutes + Double(reminderMinutes)).write(to: scenario)
+        let key = P256.Signing.PrivateKey()
+        let keyFile = folder.appendingPathComponent("apns.p8").path, caFile = folder.appendingPathComponent("ca.pem").path
+        try key.pemRepresentation.write(toFile: keyFile, atomically: true, encoding: .utf8)
+
+        print("starting a private PostgreSQL, the Google stand-in (\(users) users) and the APNs stand-in…")
+        var options = EmbeddedPostgres.Options(durable: true)
+        if profile { options.extraSettings = ["shared_preload_libraries = 'pg_stat_statements'", "pg_stat_statements.track_planning = on"] }
+        let cluster = try EmbeddedPostgres(options: options)
+        defer { cluster.stop() }
+        let owner = try await cluster.createDatabase("bench", logger: logger)
+        try await TestDatabase.migrate(owner, logger: logger)
+        if profile {
+            try await TestDatabase.withClient(owner) { _ = try await $0.query("CREATE EXTENSION pg_stat_statements", logger: logger).collect() }
+        }
+        let googlePort = try EmbeddedPostgres.freePort(), apnsPort = try EmbeddedPostgres.freePort()
+        let google = try ChildProcess(binary, ["sandbox", "google", "--port", "\(googlePort)", "--scenario", scenario.path, "--log-level", "error"])
+        defer { google.signal(SIGTERM) }
+        let apnsProcess = try ChildProcess(binary, [
+            "sandbox", "apns", "--port", "\(apnsPort)", "--team-id", Self.teamID, "--key", "\(Self.keyID)=\(keyFile)",
+            "--ca-out", caFile, "--latency-ms", "\(latencyMs)", "--log-level", "error",
+        ])
+        defer { apnsProcess.signal(SIGTERM) }
+        try await Self.waitFor(google, "google stand-in")
+        try await Self.waitFor(apnsProcess, "apns stand-in listening")
+        let googleStarted = Date()
+        let googleRoot = "http://127.0.0.1:\(googlePort)", apnsRoot = "https://127.0.0.1:\(apnsPort)"
+
+        var workerURL = owner
+        workerURL.username = "alfred_worker"
+        let client = PostgresClient(configuration: workerURL.clientConfiguration(maxConnections: 20), backgroundLogger: logger)
+        let http = HTTPClient(eventLoopGroupProvider: .singleton,
+                              configuration: .init(connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)))
+        var apnsConfiguration = APNsConfiguration(topic: Self.topic)
+        apnsConfiguration.productionURL = apnsRoot
+        apnsConfiguration.sandboxURL = apnsRoot
+        apnsConfiguration.extraTrustRootsPEM = [try String(contentsOfFile: caFile, encoding: .utf8)]
+        let apnsHTTP = try APNsClient.makeHTTPClient(configuration: apnsConfiguration)
+        do {
+            try await burst(owner: owner, workerURL: workerURL, client: client, http: http, apnsHTTP: apnsHTTP,
+                            apnsConfiguration: apnsConfiguration, key: key, googleRoot: googleRoot, apnsRoot: apnsRoot,
+                            googleStarted: googleStarted, leadMinutes: leadMinutes, logger: logger)
+        } catch {
+            try? await apnsHTTP.shutdown()
+            try? await http.shutdown()
+            throw error
+        }
+        try await apnsHTTP.shutdown()
+        try await http.shutdown()
+    }
+
+    private func burst(owner: DatabaseURL, workerURL: DatabaseURL, client: PostgresClient, http: HTTPClient, apnsHTTP: HTTPClient,
+                       apnsConfiguration: APNsConfiguration, key: P256.Signing.PrivateKey, googleRoot: String, apnsRoot: String,
+                       googleStarted: Date, leadMinutes: Double, logger: Logger) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            let sealer = try HostSealer(keyBytes: HostSealer.generateKeyBytes())
+            let connectors = try await GoogleBench.seedUsers(users, client: client, owner: owner, logger: logger)
+            let tokens = try await Self.seedDevices(owner: owner, sealer: sealer, reminderMinutes: reminderMinutes, apnsRoot: apnsRoot,
+                                                    apnsHTTP: apnsHTTP, logger: logger)
+            print("registered \(tokens) devices; minting one Google access token per user…")
+            let accessTokens = try await GoogleBench.mint(connectors, root: googleRoot, http: http)
+
+            let jobs = PostgresJobStore(client: client, logger: logger)
+            let environment = AssistantEnvironment(
+                store: PostgresAssistantStore(client: client, jobs: jobs, logger: logger), jobs: jobs,
+                readers: GoogleAPIReaders(configuration: GoogleAPIConfiguration(root: googleRoot), http: http,
+                                          tokens: CachedTokens(tokens: accessTokens), logger: logger),
+                sealer: sealer)
+            var registry = JobRegistry()
+            environment.register(in: &registry)
+            let minter = ProviderTokenMinter(signer: ProviderTokenSigner(keyID: Self.keyID, teamID: Self.teamID, key: key))
+            registry.register(PushDeliveryHandler(store: PostgresDeliveryStore(client: client, logger: logger),
+                                                  sender: APNsClient(http: apnsHTTP, configuration: apnsConfiguration, tokens: minter, logger: logger),
+                                                  sealer: sealer))
+            let listener = PostgresWakeupListener(database: workerURL, logger: logger)
+            let workers = ["default", "delivery"].map { queue in
+                var configuration = Worker<ContinuousClock>.Configuration()
+                configuration.queue = queue
+                configuration.concurrency = concurrency
+                return Worker(store: jobs, registry: registry, wakeups: listener, configuration: configuration, clock: ContinuousClock(), logger: logger)
+            }
+            let services = ServiceGroup(services: [listener] + workers, logger: logger)
+            let running = Task { try await services.run() }
+
+            print("syncing every calendar (plans the reminders)…")
+            _ = try await PlannerHandler(environment: environment).sweep()
+            while try await Self.count("SELECT count(*) FROM jobs WHERE kind = 'meeting.reminder'", client) < users {
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            // From here every Google answer takes latencyMs too (the APNs stand-in adds it throughout).
+            var fault = HTTPClientRequest(url: "\(googleRoot)/_fake/faults")
+            fault.method = .POST
+            fault.headers.add(name: "content-type", value: "application/json")
+            fault.body = .bytes(ByteBuffer(string: #"{"match": {}, "delayMs": \#(latencyMs)}"#))
+            _ = try await http.execute(fault, timeout: .seconds(10))
+            let remindAt = googleStarted.addingTimeInterval((leadMinutes) * 60)
+            print(String(format: "reminders planned; the burst is due in %.0f s (every reminder at the same second)…",
+                         remindAt.timeIntervalSinceNow))
+            let rssBefore = Self.peakRSS()
+            if profile {
+                try await Task.sleep(for: .seconds(max(0, remindAt.timeIntervalSinceNow - 2)))
+                try await TestDatabase.withClient(owner) { _ = try await $0.query("SELECT pg_stat_statements_reset()", logger: logger).collect() }
+            }
+            while try await Self.count("SELECT count(*) FROM notifications WHERE state <> 'pending'", client) < users {
+                try await Task.sleep(for: .milliseconds(200))
+                if Date().timeIntervalSince(remindAt) > 600 { throw ValidationError("the burst did not finish within 10 minutes") }
+            }
+            let rows = try await client.query("""
+                SELECT extract(epoch FROM first_accepted_at - scheduled_at)::float8, state FROM notifications
+                """, logger: logger).collect()
+            var lateness: [Double] = [], states: [String: Int] = [:]
+            for row in rows {
+                let (late, state) = try row.decode((Double?, String).self)
+                states[state, default: 0] += 1
+                if let late { lateness.append(late) }
+            }
+            lateness.sort()
+            func percentile(_ p: Double) -> Double { lateness.isEmpty ? .nan : lateness[min(lateness.count - 1, Int(Double(lateness.count) * p))] }
+            let accepted = try await Self.acceptedByStandIn(apnsRoot, http: apnsHTTP)
+            if profile {
+                try await TestDatabase.withClient(owner) { owner in
+                    let rows = try await owner.query("""
+                        SELECT calls, (total_exec_time + total_plan_time)::float8, total_plan_time::float8, left(regexp_replace(query, '\\s+', ' ', 'g'), 110)
+                        FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT 12
+                        """, logger: logger).collect()
+                    print("statements by time during the burst (calls, total ms, of which planning ms, query):")
+                    for row in rows {
+                        let (calls, total, plan, query) = try row.decode((Int64, Double, Double, String).self)
+                        print(String(format: "%8d %9.0f %8.0f  ", calls, total, plan) + query)
+                    }
+                }
+            }
+            await services.triggerGracefulShutdown()
+            try? await running.value
+            let summary: [String: Any] = [
+                "users": users, "latency_ms": latencyMs, "concurrency_per_queue": concurrency,
+                "delivered": states["delivered"] ?? 0, "states": states, "apns_accepted": accepted,
+                "lateness_p50_s": (percentile(0.50) * 1000).rounded() / 1000, "lateness_p99_s": (percentile(0.99) * 1000).rounded() / 1000,
+                "lateness_max_s": ((lateness.last ?? .nan) * 1000).rounded() / 1000,
+                "over_60_s": lateness.filter { $0 > 60 }.count,
+                "worker_peak_rss_mb": Self.peakRSS(), "rss_before_burst_mb": rssBefore,
+            ]
+            print(String(decoding: try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys]), as: UTF8.self))
+        }
+    }
+
+    static func scenario(users: Int, startInMinutes: Double) throws -> Data {
+        let list: [[String: Any]] = (0..<users).map { index in
+            ["subject": "bench-\(index)", "email": "user\(index)@bench.example", "timeZone": "UTC",
+             "events": [["id": "top-of-hour", "summary": "All hands", "location": "Room \(index % 50)",
+                         "startInMinutes": startInMinutes, "durationMinutes": 30, "selfResponse": "accepted"]],
+             "messages": [] as [Any]]
+        }
+        return try JSONSerialization.data(withJSONObject: ["users": list])
+    }
+
+    /// One iPhone per user: sealed in the database, registered at the APNs stand-in.
+    static func seedDevices(owner: DatabaseURL, sealer: HostSealer, reminderMinutes: Int, apnsRoot: String, apnsHTTP: HTTPClient,
+                            logger: Logger) async throws -> Int {
+        try await TestDatabase.withClient(owner) { owner in
+            _ = try await owner.query("""
+                UPDATE preferences SET meeting_reminder_minutes = \(Int32(reminderMinutes)), quiet_hours_start = NULL,
+                    quiet_hours_end = NULL, time_zone = 'UTC'
+                """, logger: logger).collect()
+            let users = try await owner.query("SELECT id FROM users ORDER BY id", logger: logger).collect().map { try $0.decode(UUID.self) }
+            var ids: [UUID] = [], sealed: [ByteBuffer] = [], keys: [String] = [], tokens: [String] = []
+            for user in users {
+                let token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+                ids.append(UUID()); tokens.append(token); keys.append(sealer.keyedHash("device", token))
+                sealed.append(ByteBuffer(bytes: try sealer.seal(Array(token.utf8), purpose: .deviceToken, userID: user)))
+            }
+            for start in stride(from: 0, to: users.count, by: 1000) {
+                let end = min(users.count, start + 1000)
+                let (i, u, s, k) = (Array(ids[start..<end]), Array(users[start..<end]), Array(sealed[start..<end]), Array(keys[start..<end]))
+                _ = try await owner.query("""
+                    INSERT INTO devices (id, user_id, apns_token_ciphertext, environment, token_key)
+                    SELECT i, u, s, 'sandbox', k FROM unnest(\(i)::uuid[], \(u)::uuid[], \(s)::bytea[], \(k)::text[]) AS t(i, u, s, k)
+                    """, logger: logger).collect()
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var pending = tokens.makeIterator()
+                func next() -> Bool {
+                    guard let token = pending.next() else { return false }
+                    group.addTask {
+                        var request = HTTPClientRequest(url: "\(apnsRoot)/_fake/devices")
+                        request.method = .POST
+                        request.headers.add(name: "content-type", value: "application/json")
+                        request.body = .bytes(ByteBuffer(string: #"{"token":"\#(token)","environment":"sandbox"}"#))
+                        // Registration is idempotent: a stream the connection drops is simply sent again.
+                        for attempt in 1...5 {
+                            do {
+                                let response = try await apnsHTTP.execute(request, timeout: .seconds(30))
+                                guard (200..<300).contains(response.status.code) else { throw ValidationError("device registration: HTTP \(response.status.code)") }
+                                return
+                            } catch let error as ValidationError { throw error } catch where attempt < 5 {
+                                print("device registration attempt \(attempt) failed (\(type(of: error))); again")
+                            }
+                        }
+                    }
+                    return true
+                }
+                for _ in 0..<64 where next() {}
+                while try await group.next() != nil { _ = next() }
+            }
+            return tokens.count
+        }
+    }
+
+    static func acceptedByStandIn(_ root: String, http: HTTPClient) async throws -> Int {
+        let response = try await http.execute(HTTPClientRequest(url: "\(root)/_fake/deliveries"), timeout: .seconds(60))
+        let body = try await response.body.collect(upTo: 512 << 20)
+        return (try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [Any])?.count ?? -1
+    }
+
+    static func count(_ sql: String, _ client: PostgresClient) async throws -> Int {
+        try await client.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "bench")).collect().first?.decode(Int.self) ?? 0
+    }
+
+    static func waitFor(_ process: ChildProcess, _ text: String) async throws {
+        let deadline = ContinuousClock.now + .seconds(120)
+        while !process.output.contains(text) {
+            guard ContinuousClock.now < deadline, process.poll() == nil else { throw ValidationError("a stand-in did not start: \(process.output)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// This process's peak resident set (VmHWM), in MB.
+    static func peakRSS() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
+    }
+}
