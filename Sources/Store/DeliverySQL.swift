@@ -14,9 +14,6 @@ enum DeliverySQL {
         static let sql = """
             WITH n AS (
                 SELECT idempotency_key, user_id, kind, deadline_at, state FROM notifications WHERE job_id = $1
-            ), prev AS (
-                SELECT array_agg(s.device_id) AS devices, array_agg(s.state) AS states
-                FROM push_sends s JOIN n ON s.idempotency_key = n.idempotency_key
             ), d AS (
                 SELECT d.id, d.environment, d.apns_token_ciphertext, d.updated_at, d.created_at
                 FROM devices d JOIN n ON d.user_id = n.user_id WHERE d.retired_at IS NULL
@@ -31,7 +28,12 @@ enum DeliverySQL {
             SELECT n.idempotency_key, n.user_id, n.kind, n.deadline_at, n.state,
                    d.id, d.environment, d.apns_token_ciphertext, d.updated_at,
                    coalesce(prev.devices, '{}'::uuid[]), coalesce(prev.states, '{}'::text[]), c.apns_id
-            FROM n CROSS JOIN prev LEFT JOIN d ON true LEFT JOIN claimed c ON c.device_id = d.id
+            FROM n
+            CROSS JOIN LATERAL (
+                SELECT array_agg(s.device_id) AS devices, array_agg(s.state) AS states
+                FROM push_sends s WHERE s.idempotency_key = n.idempotency_key
+            ) prev
+            LEFT JOIN d ON true LEFT JOIN claimed c ON c.device_id = d.id
             ORDER BY d.created_at, d.id
             """
         typealias Row = (String, UUID, String, Date?, String, UUID?, String?, ByteBuffer?, Date?, [UUID], [String], UUID?)
@@ -50,23 +52,25 @@ enum DeliverySQL {
     /// `unconfirmed`), `sending` marks dropped for devices to retry, devices retired, the first
     /// acceptance time kept, and — with a non-empty `finish` — the notification's final state and the
     /// push job's text deleted. Returns whether `first_accepted_at` was empty before (so the caller
-    /// observes the SLI once per notification). Prepared, like `Begin`.
+    /// observes the SLI once per notification). Prepared, like `Begin`; the per-device values are
+    /// indexed with `array_position` rather than joined through `unnest`, so the generic plan costs
+    /// the same as a custom one and the server stops re-planning it after five runs.
     struct Record: PostgresPreparedStatement {
         static let sql = """
             WITH prev AS (
                 SELECT first_accepted_at IS NULL AS was_empty FROM notifications WHERE idempotency_key = $1
             ), final AS (
-                UPDATE push_sends s SET state = t.state, reason = NULLIF(t.reason, ''), finished_at = now()
-                FROM unnest($3::uuid[], $4::text[], $5::text[]) AS t(device_id, state, reason)
-                WHERE s.idempotency_key = $1 AND s.device_id = t.device_id
+                UPDATE push_sends s SET state = ($4::text[])[array_position($3::uuid[], s.device_id)],
+                    reason = NULLIF(($5::text[])[array_position($3::uuid[], s.device_id)], ''), finished_at = now()
+                WHERE s.idempotency_key = $1 AND s.device_id = ANY($3::uuid[])
                 RETURNING 1
             ), dropped AS (
                 DELETE FROM push_sends WHERE idempotency_key = $1 AND device_id = ANY($6::uuid[]) AND state = 'sending'
                 RETURNING 1
             ), retired AS (
-                UPDATE devices d SET retired_at = now(), retired_reason = t.reason, updated_at = now()
-                FROM unnest($7::uuid[], $8::text[]) AS t(id, reason)
-                WHERE d.id = t.id AND d.retired_at IS NULL
+                UPDATE devices d SET retired_at = now(), retired_reason = ($8::text[])[array_position($7::uuid[], d.id)],
+                    updated_at = now()
+                WHERE d.id = ANY($7::uuid[]) AND d.retired_at IS NULL
                 RETURNING 1
             ), notification AS (
                 UPDATE notifications SET
