@@ -14,7 +14,10 @@ public enum TestDatabase {
     public static func cluster() throws -> EmbeddedPostgres {
         try lock.withLock { _ in
             if let started { return started }
-            let cluster = try EmbeddedPostgres(options: .init(durable: false))
+            // Suites run in parallel, each with its own pools, and some start worker processes.
+            var options = EmbeddedPostgres.Options(durable: false)
+            options.maxConnections = 600
+            let cluster = try EmbeddedPostgres(options: options)
             started = cluster
             atexit { TestDatabase.stopAtExit() }
             return cluster
