@@ -46,7 +46,7 @@ extension APNsStandIn {
                 ledger.withLock { $0.notePresented(token: token) }
             }
             let token = try ProviderTokenCheck.verify(authorization: authorization, keys: configuration.providerKeys,
-                                                      teamID: configuration.teamID, now: receivedAt)
+                                                      teamID: configuration.teamID, now: receivedAt, verified: verifiedTokens)
             let maxChanges = configuration.maxTokenChangesPer20Minutes
             try ledger.withLock { ledger throws(APNsRejection) in
                 try ledger.admit(token: token, now: receivedAt, maxChanges: maxChanges)

@@ -29,6 +29,7 @@ public final class APNsStandIn: Service, Sendable {
     let configuration: Configuration
     let ledger: Mutex<APNsLedger>
     let listener = BoundPort()
+    let verifiedTokens = VerifiedTokens()
     let logger: Logger
     /// Decides provider-token age, rate-limit windows and `receivedAt`; advance it instead of waiting.
     public let clock: StandInClock

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 
 /// Verifies an APNs provider token (external-apis §4.3) the way Apple does, independently of the
 /// client that minted it: `{"alg":"ES256","kid":…}.{"iss":team,"iat":seconds}` signed with the
@@ -19,10 +20,16 @@ enum ProviderTokenCheck {
         var iat: Double
     }
 
-    /// Returns the token itself when valid and fresh; throws the 403 Apple would answer.
+    /// Returns the token itself when valid and fresh; throws the 403 Apple would answer. A token
+    /// whose signature was checked before is not checked again (providers reuse one token for every
+    /// push for up to an hour); its age still is.
     static func verify(authorization: String?, keys: [String: P256.Signing.PublicKey], teamID: String,
-                       now: Date) throws(APNsRejection) -> String {
+                       now: Date, verified: VerifiedTokens? = nil) throws(APNsRejection) -> String {
         let token = try bearerToken(authorization)
+        if let iat = verified?.issuedAt(of: token) {
+            guard now.timeIntervalSince1970 - iat <= lifetime else { throw .forbidden("ExpiredProviderToken") }
+            return token
+        }
         let invalid = APNsRejection.forbidden("InvalidProviderToken")
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
@@ -35,6 +42,7 @@ enum ProviderTokenCheck {
               let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureData),
               key.isValidSignature(signature, for: Data("\(parts[0]).\(parts[1])".utf8))
         else { throw invalid }
+        verified?.remember(token, issuedAt: claims.iat)
         guard now.timeIntervalSince1970 - claims.iat <= lifetime else { throw .forbidden("ExpiredProviderToken") }
         return token
     }
@@ -50,6 +58,21 @@ enum ProviderTokenCheck {
         let token = parts[1].trimmingCharacters(in: .whitespaces)
         guard !token.isEmpty else { throw .forbidden("MissingProviderToken") }
         return token
+    }
+}
+
+/// Provider tokens whose signature checked out, with their `iat` (a few at a time: tokens change at
+/// most every 20 minutes per team).
+final class VerifiedTokens: Sendable {
+    private let tokens = Mutex<[String: Double]>([:])
+
+    func issuedAt(of token: String) -> Double? { tokens.withLock { $0[token] } }
+
+    func remember(_ token: String, issuedAt: Double) {
+        tokens.withLock { tokens in
+            if tokens.count >= 64 { tokens.removeAll() }
+            tokens[token] = issuedAt
+        }
     }
 }
 
