@@ -27,6 +27,7 @@ struct DevCommand: AsyncParsableCommand {
 
     @Option(help: "Log level of the child processes (their logs go to files in the temp directory).") var logLevel = "info"
     @Option(help: "The worker's port for /metrics, /healthz, /readyz.") var metricsPort = 9464
+    @Option(help: "Seconds until the first demo meeting starts (its reminder is due a minute before).") var firstMeetingIn = 120
     @OptionGroup var migrations: MigrationsOption
 
     func run() async throws {
@@ -45,7 +46,9 @@ struct DevCommand: AsyncParsableCommand {
         let outcome = try await withPostgres(url, logger: logger) { try await migrator.migrate(client: $0) }
         print("migrated: \(outcome.applied.joined(separator: ", "))")
 
+        guard firstMeetingIn >= 60 else { throw ValidationError("--first-meeting-in must be at least 60 (the reminder is a minute before)") }
         let demo = DevDemo(folder: folder, database: url, metricsPort: metricsPort, logLevel: logLevel,
+                           firstMeetingMinutes: Double(firstMeetingIn) / 60,
                            tls: try TestCertificateAuthority.generate())
         let google = GoogleStandIn(configuration: demo.googleScenario(), logger: Logger(label: "google", factory: { _ in SwiftLogNoOpLogHandler() }))
         let apns = APNsStandIn(configuration: try demo.apnsConfiguration(), logger: Logger(label: "apns", factory: { _ in SwiftLogNoOpLogHandler() }))
@@ -73,22 +76,24 @@ struct DevDemo: Sendable {
     let database: DatabaseURL
     let metricsPort: Int
     let logLevel: String
+    let firstMeetingMinutes: Double
     /// The APNs stand-in's test CA and server certificate; the worker trusts the CA.
     let tls: TestCertificateAuthority
     let apnsKey = P256.Signing.PrivateKey()
 
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
-    /// Meetings at +2 and +5 minutes (reminded 1 minute before), an all-day event (no reminder), and
+    /// Meetings at +2 and +5 minutes by default (reminded 1 minute before), an all-day event (no reminder), and
     /// an urgent mail arriving a minute in, after the first mail check has set its starting point.
     func googleScenario() -> GoogleStandIn.Configuration {
         GoogleStandIn.Configuration(
             clients: [.init(id: Self.clientID, secret: Self.clientSecret, redirectURIs: [Self.redirectURI])],
             users: [.init(subject: Self.subject, email: Self.email, timeZone: "UTC", events: [
-                .init(id: "evt-board", summary: "Board sync", location: "Room 4.12", startInMinutes: 2, durationMinutes: 30,
+                .init(id: "evt-board", summary: "Board sync", location: "Room 4.12", startInMinutes: firstMeetingMinutes, durationMinutes: 30,
                       selfResponse: "accepted", attendees: [.init(email: "grace@example.com", responseStatus: "accepted")],
                       hangoutLink: "https://meet.google.com/abc-defg-hij"),
-                .init(id: "evt-design", summary: "Design review", startInMinutes: 5, durationMinutes: 45, selfResponse: "accepted"),
+                .init(id: "evt-design", summary: "Design review", startInMinutes: firstMeetingMinutes + 3, durationMinutes: 45,
+                      selfResponse: "accepted"),
                 .init(id: "evt-offsite", summary: "Offsite", allDay: true),
             ], messages: [
                 .init(id: "m-001", from: "News <news@shop.example>", subject: "Weekly deals",
@@ -194,7 +199,7 @@ struct DevConductor: Service {
               database  \(demo.database)
               metrics   http://127.0.0.1:\(demo.metricsPort)/metrics
               logs      \(demo.folder.path)/{keys,broker,worker}.log
-            demo user \(DevDemo.email): meetings at +2 and +5 min (reminded 1 min before), an urgent mail at +1 min,
+            demo user \(DevDemo.email): meetings at +\(Self.minutes(demo.firstMeetingMinutes)) and +\(Self.minutes(demo.firstMeetingMinutes + 3)) min (reminded 1 min before), an urgent mail at +1 min,
             the morning brief at +3.5 min. Each push prints below as the APNs stand-in accepts it. Ctrl-C stops.
 
             """)
@@ -241,6 +246,8 @@ struct DevConductor: Service {
             }
         }
     }
+
+    static func minutes(_ value: Double) -> String { value == value.rounded() ? "\(Int(value))" : String(format: "%.1f", value) }
 
     static func executable() -> String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
