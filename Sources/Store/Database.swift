@@ -63,6 +63,15 @@ public struct DatabaseURL: Sendable, CustomStringConvertible {
         return config
     }
 
+    /// For a pool that runs only prepared statements built to plan well without their parameters
+    /// (delivery's): the server uses the generic plan from the first run instead of re-planning each
+    /// execution (about a third of delivery's database time in a burst, measured).
+    public func preparedStatementsConfiguration(maxConnections: Int) -> PostgresClient.Configuration {
+        var config = clientConfiguration(maxConnections: maxConnections)
+        config.options.additionalStartupParameters = [("plan_cache_mode", "force_generic_plan")]
+        return config
+    }
+
     public func connectionConfiguration() -> PostgresConnection.Configuration {
         let tlsConfig: PostgresConnection.Configuration.TLS = switch tls {
         case .disable: .disable

@@ -130,7 +130,10 @@ struct BurstBench: AsyncParsableCommand {
             var registry = JobRegistry()
             environment.register(in: &registry)
             let minter = ProviderTokenMinter(signer: ProviderTokenSigner(keyID: Self.keyID, teamID: Self.teamID, key: key))
-            registry.register(PushDeliveryHandler(store: PostgresDeliveryStore(client: client, logger: logger),
+            let deliveryPool = PostgresClient(configuration: workerURL.preparedStatementsConfiguration(maxConnections: max(4, concurrency / 8)),
+                                              backgroundLogger: logger)
+            group.addTask { await deliveryPool.run() }
+            registry.register(PushDeliveryHandler(store: PostgresDeliveryStore(client: deliveryPool, logger: logger),
                                                   sender: APNsClient(http: apnsHTTP, configuration: apnsConfiguration, tokens: minter, logger: logger),
                                                   sealer: sealer))
             let listener = PostgresWakeupListener(database: workerURL, logger: logger)

@@ -72,7 +72,11 @@ struct WorkerCommand: AsyncParsableCommand {
             BrokerClient(configuration: .init(socketPath: $0))
         }
         let assistant = try AssistantSetup(options: options, broker: broker, logger: logger)
+        // Delivery's statements run on their own small pool (generic plans; see DeliverySQL).
         let url = try database.database()
+        let deliveryPool = assistant?.delivery == nil ? nil : PostgresClient(
+            configuration: url.preparedStatementsConfiguration(maxConnections: max(4, options.concurrency / 8)),
+            backgroundLogger: { var l = logger; l.logLevel = max(logger.logLevel, .warning); return l }())
         if options.queues.contains(AssistantKind.pushDeliver.queue), assistant?.delivery == nil {
             // Without a sender every push.deliver job would be discarded as having no handler.
             throw ValidationError("--queue delivery needs --apns-topic (or APNS_TOPIC), --broker-socket and --data-key-file")
@@ -85,11 +89,11 @@ struct WorkerCommand: AsyncParsableCommand {
                 registry.register(RewrapJobs.SweepHandler(connectors: PostgresConnectorStore(client: client, logger: logger), jobs: jobs))
                 registry.register(RewrapJobs.RewrapHandler(broker: broker))
             }
-            assistant?.register(in: &registry, client: client, jobs: jobs)
+            assistant?.register(in: &registry, client: client, jobs: jobs, deliveryPool: deliveryPool)
             return registry
         }
         do {
-            try await runtime.run(extraServices: []) { jobs in await assistant?.startPlanner(jobs) }
+            try await runtime.run(pools: deliveryPool.map { [$0] } ?? [], extraServices: []) { jobs in await assistant?.startPlanner(jobs) }
         } catch {
             await assistant?.shutdown()
             throw error
@@ -147,14 +151,14 @@ struct AssistantSetup: Sendable {
         }
     }
 
-    func register(in registry: inout JobRegistry, client: PostgresClient, jobs: PostgresJobStore) {
+    func register(in registry: inout JobRegistry, client: PostgresClient, jobs: PostgresJobStore, deliveryPool: PostgresClient?) {
         let environment = AssistantEnvironment(
             store: PostgresAssistantStore(client: client, jobs: jobs, logger: logger), jobs: jobs,
             readers: GoogleAPIReaders(configuration: google, http: http, tokens: tokens, logger: logger),
             sealer: sealer, ruleSet: ruleSet)
         environment.register(in: &registry)
         if let delivery {
-            registry.register(PushDeliveryHandler(store: PostgresDeliveryStore(client: client, logger: logger),
+            registry.register(PushDeliveryHandler(store: PostgresDeliveryStore(client: deliveryPool ?? client, logger: logger),
                                                   sender: delivery, sealer: sealer))
         }
     }
@@ -202,7 +206,8 @@ struct WorkerRuntime {
         MetricsSystem.bootstrap(Telemetry.makeFactory(registry: prometheus))
     }
 
-    func run(extraServices: [any Service], onStarted: @escaping @Sendable (any JobStore) async -> Void = { _ in }) async throws {
+    /// - Parameter pools: more database pools; they start before the workers and stop after them.
+    func run(pools: [any Service] = [], extraServices: [any Service], onStarted: @escaping @Sendable (any JobStore) async -> Void = { _ in }) async throws {
         // The pool logs every reconnect attempt at info; our own code already logs what an operator needs.
         var poolLogger = logger
         poolLogger.logLevel = max(logger.logLevel, .warning)
@@ -217,7 +222,7 @@ struct WorkerRuntime {
             Worker(store: store, registry: registry, wakeups: listener,
                    configuration: options.workerConfiguration(queue: queue), clock: clock, logger: logger)
         }
-        var services: [any Service] = [client, listener]
+        var services: [any Service] = [client] + pools + [listener]
         services += workers
         services.append(Maintenance.rescuer(store: store, kinds: registry.kinds, interval: .seconds(options.rescueSeconds),
                                             clock: clock, logger: logger))
