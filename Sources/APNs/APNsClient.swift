@@ -100,8 +100,12 @@ public struct APNsClient: Sendable {
         let first = try await exchange(request, token: token.jwt)
         guard case .rejected(403, let reason, _, _) = first, reason.rawValue == "ExpiredProviderToken" else { return first }
         let renewed = try await tokens.providerToken(rejected: token.jwt)
-        logger.notice("APNs refused the provider token as expired; retrying with the current one",
-                      metadata: ["alfred.apns.renewed": "\(renewed.jwt != token.jwt)"])
+        // The same token again (too young to renew: the clocks disagree) would only be refused again.
+        guard renewed.jwt != token.jwt else {
+            logger.warning("APNs refused a provider token younger than 20 minutes as expired; check the clocks")
+            return first
+        }
+        logger.notice("APNs refused the provider token as expired; retrying once with a new one")
         return try await exchange(request, token: renewed.jwt)
     }
 
@@ -124,7 +128,8 @@ public struct APNsClient: Sendable {
         let body: ByteBuffer
         do {
             response = try await http.execute(outgoing, timeout: .nanoseconds(Int64(configuration.timeout.seconds * 1e9)))
-            body = try await response.body.collect(upTo: 16 * 1024)
+            // A 200 is final once its status line arrived, whatever happens to the (empty) body.
+            body = response.status == .ok ? ByteBuffer() : try await response.body.collect(upTo: 16 * 1024)
         } catch let error as HTTPClientError {
             APNsMetrics.requests("network").increment()
             throw APNsClientError.network(String("\(error)".prefix { $0 != "(" }))

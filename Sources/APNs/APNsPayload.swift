@@ -7,15 +7,18 @@ public enum APNsPayload {
     /// the payload fits `limit`, so a long meeting title never costs the reminder.
     public static func alert(title: String, body: String, threadID: String, kind: String,
                              timeSensitive: Bool, limit: Int = APNsClient.maxPayloadBytes) -> [UInt8] {
-        var title = title, body = body
+        var title = Substring.UnicodeScalarView(title.unicodeScalars), body = Substring.UnicodeScalarView(body.unicodeScalars)
+        var titleCut = false, bodyCut = false
         while true {
-            let bytes = encode(Alert(aps: .init(alert: .init(title: title, body: body), sound: "default", threadID: threadID,
+            let shownTitle = String(title) + (titleCut ? "…" : ""), shownBody = String(body) + (bodyCut ? "…" : "")
+            let bytes = encode(Alert(aps: .init(alert: .init(title: shownTitle, body: shownBody), sound: "default", threadID: threadID,
                                                 interruptionLevel: timeSensitive ? "time-sensitive" : "active"),
                                      alfred: .init(kind: kind)))
-            if bytes.count <= limit { return bytes }
             let excess = bytes.count - limit
-            // Shorten the body first, then the title; each round removes at least the excess in UTF-8 bytes.
-            if body.count > 1 { body = shortened(body, by: excess) } else { title = shortened(title, by: excess) }
+            // Shorten the body first, then the title, by whole Unicode scalars (a "character" can be
+            // thousands of bytes of combining marks); each round removes at least the excess.
+            if excess <= 0 || (body.isEmpty && title.isEmpty) { return bytes }
+            if !body.isEmpty { body = shortened(body, by: excess); bodyCut = true } else { title = shortened(title, by: excess); titleCut = true }
         }
     }
 
@@ -24,11 +27,11 @@ public enum APNsPayload {
         encode(Background(aps: .init(contentAvailable: 1), alfred: .init(kind: kind)))
     }
 
-    static func shortened(_ text: String, by bytes: Int) -> String {
-        var kept = text
-        var removed = 0
-        while removed < bytes + 3, !kept.isEmpty { removed += kept.removeLast().utf8.count }
-        return kept + "…"
+    /// Drops scalars from the end until at least `bytes` UTF-8 bytes are gone.
+    static func shortened(_ text: Substring.UnicodeScalarView, by bytes: Int) -> Substring.UnicodeScalarView {
+        var kept = text, removed = 0
+        while removed < bytes, let last = kept.popLast() { removed += String(last).utf8.count }
+        return kept
     }
 
     private static func encode<T: Encodable>(_ value: T) -> [UInt8] {

@@ -34,8 +34,9 @@ public enum APNsResponse: Sendable, Equatable {
         case .accepted: return .delivered
         case .rejected(let status, let reason, let timestamp, let retryAfter):
             switch (status, reason.rawValue) {
-            case (410, "Unregistered"): return .retireDevice(reason: reason, unregisteredAt: timestamp)
-            case (410, _): return .retireDevice(reason: reason, unregisteredAt: timestamp)
+            // Any 410 means the token is gone (`Unregistered`, `ExpiredToken`, or a reason newer than this code).
+            case (410, "ExpiredToken"): return .retireDevice(reason: reason, unregisteredAt: timestamp)
+            case (410, _): return .retireDevice(reason: APNsReason(rawValue: "Unregistered"), unregisteredAt: timestamp)
             case (400, "BadDeviceToken"), (400, "DeviceTokenNotForTopic"):
                 return .retireDevice(reason: reason, unregisteredAt: nil)
             case (403, "ExpiredProviderToken"): return .renewProviderToken
@@ -52,7 +53,8 @@ public enum APNsResponse: Sendable, Equatable {
 
 public enum APNsDisposition: Sendable, Equatable {
     case delivered
-    /// Stop using this device token (`unregisteredAt`: Apple's last confirmation, for 410).
+    /// Stop using this device token (`unregisteredAt`: Apple's last confirmation, for 410). `reason`
+    /// is one of `Unregistered`, `ExpiredToken`, `BadDeviceToken`, `DeviceTokenNotForTopic`.
     case retireDevice(reason: APNsReason, unregisteredAt: Date?)
     /// Mint a new provider token (if allowed) and retry once.
     case renewProviderToken

@@ -88,6 +88,9 @@ public protocol AssistantStore: Sendable {
     /// Records the user's verdict on an urgent-mail notification; false if there is no such
     /// notification of this user or it already has a verdict.
     func recordFeedback(userID: UUID, idempotencyKey: String, verdict: String) async throws -> Bool
+    /// Finishes notifications whose push job ended without delivery finishing them; returns
+    /// (kind, final state) for each, so they are counted.
+    func finishAbandonedNotifications() async throws -> [(kind: String, state: String)]
     /// Forgets ledger rows and mail dedupe older than the retention (a duplicate that late is moot).
     func prune(notificationsOlderThan: Duration, mailAlertsOlderThan: Duration) async throws -> Int
 }

@@ -33,11 +33,13 @@ public struct DeliveryPlan: Sendable {
     public let sends: [UUID: SendState]
     /// Devices marked `sending` by this run (send to these, and only these), with their `apns-id`.
     public let claimed: [UUID: UUID]
+    /// The deadline has passed by the database's clock (which also decided not to claim).
+    public let pastDeadline: Bool
 
     public init(idempotencyKey: String, userID: UUID, kind: String, deadline: Date?, state: State,
-                devices: [DeviceTarget], sends: [UUID: SendState], claimed: [UUID: UUID] = [:]) {
+                devices: [DeviceTarget], sends: [UUID: SendState], claimed: [UUID: UUID] = [:], pastDeadline: Bool = false) {
         self.idempotencyKey = idempotencyKey; self.userID = userID; self.kind = kind; self.deadline = deadline
-        self.state = state; self.devices = devices; self.sends = sends; self.claimed = claimed
+        self.state = state; self.devices = devices; self.sends = sends; self.claimed = claimed; self.pastDeadline = pastDeadline
     }
 }
 

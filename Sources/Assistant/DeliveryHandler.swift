@@ -3,6 +3,7 @@ import APNs
 import Foundation
 import JobQueue
 import Metrics
+import Synchronization
 
 /// Sends one APNs push; `APNsClient` in production, any real HTTP/2 peer in tests.
 public protocol PushSender: Sendable {
@@ -36,6 +37,8 @@ public struct PushDeliveryHandler: JobHandler {
     let now: @Sendable () -> Date
     /// Requests in flight per notification (a user's devices).
     let parallelism = 4
+    /// When each APNs environment last accepted a push from this worker.
+    let environments = EnvironmentHealth()
 
     public init(store: any DeliveryStore, sender: any PushSender, sealer: HostSealer, now: @escaping @Sendable () -> Date = Date.init) {
         self.store = store; self.sender = sender; self.sealer = sealer; self.now = now
@@ -60,9 +63,14 @@ public struct PushDeliveryHandler: JobHandler {
         let todo = plan.devices.filter { plan.claimed[$0.id] != nil }
 
         if todo.isEmpty {
-            // Nothing claimed: every device has an outcome already, there is none, or the deadline passed.
-            let expired = plan.deadline.map { $0 <= now() } ?? false
-            return try await finish(plan, context, inDoubt, previous: previous, content: nil, expired: expired)
+            // Nothing claimed: the deadline passed (by the database's clock, which decided), every
+            // device has an outcome already, or there is no device.
+            if !plan.pastDeadline, plan.devices.contains(where: { plan.sends[$0.id] == nil }) {
+                // Unrecorded devices that Begin did not claim: a run that lost its lease is still
+                // marking them. Let it finish rather than finishing the notification under it.
+                throw JobError.snooze(.seconds(1), reason: "another run of this push is in flight")
+            }
+            return try await finish(plan, context, inDoubt, previous: previous, content: nil, expired: plan.pastDeadline)
         }
         guard let sealed = payload.sealed,
               let content = try? SealedPayload(Array(sealed)).open(PushContent.self, sealer: sealer, userID: plan.userID, purpose: .notification)
@@ -100,7 +108,9 @@ public struct PushDeliveryHandler: JobHandler {
             if states.contains(.accepted) { .delivered }
             else if states.contains(.unconfirmed) { .unconfirmed }
             else if expired { .expired }
-            else if states.allSatisfy({ $0 == .rejected }) && outcomes.allSatisfy({ if case .retire = $0.result { true } else { false } }) { .noDevice }
+            else if plan.devices.isEmpty { .noDevice }
+            else if !outcomes.isEmpty, states.allSatisfy({ $0 == .rejected }),
+                    outcomes.allSatisfy({ if case .retire = $0.result { true } else { false } }) { .noDevice }
             else { .failed }
         let first = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: outcomes, finish: state)
         DeliveryMetrics.retired(outcomes)
@@ -142,7 +152,7 @@ public struct PushDeliveryHandler: JobHandler {
                     await sendOne(device, APNsRequest(
                         deviceToken: "", environment: APNsEnvironment(rawValue: device.environment) ?? .production,
                         pushType: relay ? .background : .alert, priority: relay ? 5 : 10, expiration: plan.deadline,
-                        collapseID: relay ? nil : String(plan.idempotencyKey.utf8.prefix(64))!, apnsID: id, payload: body), userID: plan.userID)
+                        collapseID: relay ? nil : Self.collapseID(content.collapseID), apnsID: id, payload: body), userID: plan.userID)
                 }
             }
             for _ in 0..<parallelism { next(&group) }
@@ -152,6 +162,13 @@ public struct PushDeliveryHandler: JobHandler {
             }
             return results
         }
+    }
+
+    /// Apple allows 64 bytes; cut on a character boundary.
+    static func collapseID(_ id: String) -> String {
+        var id = id
+        while id.utf8.count > 64 { id.removeLast() }
+        return id
     }
 
     private func sendOne(_ device: DeviceTarget, _ template: APNsRequest, userID: UUID) async -> Sent {
@@ -177,10 +194,17 @@ public struct PushDeliveryHandler: JobHandler {
         }
         switch response.disposition {
         case .delivered:
+            environments.accepted(request.environment, at: now())
             return outcome(.accepted(at: now()))
         case .retireDevice(let reason, let unregisteredAt):
             if let unregisteredAt, unregisteredAt < device.registeredAt {
                 // The device registered this token again after APNs last saw it invalid: keep it.
+                return outcome(.rejected(reason: reason.rawValue), reason: reason.rawValue)
+            }
+            if unregisteredAt == nil, !environments.recentlyAccepted(request.environment, now: now()) {
+                // A 400 about the token itself, from an environment that has accepted nothing lately:
+                // as likely a misconfigured host (wrong APNs host or topic), which answers this for
+                // every device, as a bad token. Refuse this push; retire nothing (Apple's advice).
                 return outcome(.rejected(reason: reason.rawValue), reason: reason.rawValue)
             }
             return outcome(.retire(reason: reason.rawValue), reason: reason.rawValue)
@@ -192,6 +216,18 @@ public struct PushDeliveryHandler: JobHandler {
         case .permanent(let reason):
             return outcome(.rejected(reason: reason.metricLabel), reason: reason.metricLabel)
         }
+    }
+}
+
+/// Proof that this worker's APNs configuration works for an environment: a recent 200 from it.
+final class EnvironmentHealth: Sendable {
+    private let lastAccepted = Mutex<[APNsEnvironment: Date]>([:])
+    static let window: TimeInterval = 600
+
+    func accepted(_ environment: APNsEnvironment, at date: Date) { lastAccepted.withLock { $0[environment] = date } }
+
+    func recentlyAccepted(_ environment: APNsEnvironment, now: Date) -> Bool {
+        lastAccepted.withLock { $0[environment].map { now.timeIntervalSince($0) < Self.window } ?? false }
     }
 }
 

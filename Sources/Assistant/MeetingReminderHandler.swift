@@ -33,12 +33,17 @@ public struct MeetingReminderHandler: JobHandler {
             return .done
         }
         let now = env.now()
+        let remindAt = start.addingTimeInterval(-Double(user.reminderMinutes) * 60)
+        // When this job was due: later than the reminder time if the meeting was added (or synced)
+        // after that time, and then lateness counts from when we could first have known.
+        let due = now.addingTimeInterval(-context.lateness.seconds)
         guard start > now else {
-            // Too late to be useful: the meeting has started. Counted, never sent.
+            // Too late to be useful: the meeting has started. Counted, never sent; a reminder that was
+            // due before the start and ran too late is an SLO failure.
             AssistantMetrics.reminder("missed").increment()
+            if due < start { DeliveryMetrics.reminderFailures.increment() }
             return .done
         }
-        let remindAt = start.addingTimeInterval(-Double(user.reminderMinutes) * 60)
         let lead = env.intervals.reminderLead.seconds
         if remindAt.timeIntervalSince(now) > lead + Self.earlyTolerance {
             // The meeting moved later: run again before its new reminder time.
@@ -50,7 +55,7 @@ public struct MeetingReminderHandler: JobHandler {
         // The push waits for the reminder time (this job runs `reminderLead` ahead); the lateness SLI
         // is measured from it.
         let content = PushContent(kind: "meeting.reminder", title: text.title, body: text.body,
-                                  scheduledAt: remindAt, collapseID: String(key.suffix(32)))
+                                  scheduledAt: max(remindAt, due), collapseID: String(key.suffix(32)))
         let notification = try env.outbox.notification(content, userID: user.userID, idempotencyKey: key, deadline: start,
                                                        at: remindAt > now ? remindAt : nil)
         if try await env.store.notify(notification) {

@@ -102,4 +102,24 @@ enum AssistantSQL {
         RETURNING 1
         """
     }
+
+    /// Notifications whose push job ended without delivery finishing them (discarded by the queue at
+    /// its attempt limit, or given up on while the database was away): `expired` past their deadline,
+    /// else `failed`, with the job's sealed text deleted. Returns each one's kind, for the metrics.
+    static func finishAbandonedNotifications() -> PostgresQuery {
+        """
+        WITH abandoned AS (
+            UPDATE notifications n
+            SET state = CASE WHEN n.deadline_at IS NOT NULL AND n.deadline_at <= now() THEN 'expired' ELSE 'failed' END,
+                finished_at = now()
+            WHERE n.state = 'pending'
+              AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.id = n.job_id AND j.state IN ('queued', 'running'))
+            RETURNING n.job_id, n.kind, n.state
+        ), cleared AS (
+            UPDATE jobs j SET payload = '', updated_at = now() FROM abandoned a WHERE j.id = a.job_id AND j.payload <> ''
+            RETURNING 1
+        )
+        SELECT kind, state FROM abandoned
+        """
+    }
 }

@@ -27,7 +27,8 @@ enum DeliverySQL {
             )
             SELECT n.idempotency_key, n.user_id, n.kind, n.deadline_at, n.state,
                    d.id, d.environment, d.apns_token_ciphertext, d.updated_at,
-                   coalesce(prev.devices, '{}'::uuid[]), coalesce(prev.states, '{}'::text[]), c.apns_id
+                   coalesce(prev.devices, '{}'::uuid[]), coalesce(prev.states, '{}'::text[]), c.apns_id,
+                   coalesce(n.deadline_at <= now(), false)
             FROM n
             CROSS JOIN LATERAL (
                 SELECT array_agg(s.device_id) AS devices, array_agg(s.state) AS states
@@ -36,7 +37,7 @@ enum DeliverySQL {
             LEFT JOIN d ON true LEFT JOIN claimed c ON c.device_id = d.id
             ORDER BY d.created_at, d.id
             """
-        typealias Row = (String, UUID, String, Date?, String, UUID?, String?, ByteBuffer?, Date?, [UUID], [String], UUID?)
+        typealias Row = (String, UUID, String, Date?, String, UUID?, String?, ByteBuffer?, Date?, [UUID], [String], UUID?, Bool)
         let jobID: UUID
 
         func makeBindings() throws -> PostgresBindings {
@@ -51,15 +52,14 @@ enum DeliverySQL {
     /// One statement for a run's outcome: final per-device states (`accepted`, `rejected`,
     /// `unconfirmed`), `sending` marks dropped for devices to retry, devices retired, the first
     /// acceptance time kept, and — with a non-empty `finish` — the notification's final state and the
-    /// push job's text deleted. Returns whether `first_accepted_at` was empty before (so the caller
-    /// observes the SLI once per notification). Prepared, like `Begin`; the per-device values are
+    /// push job's text deleted. Returns whether this statement set `first_accepted_at` (so the SLI is
+    /// observed once per notification): the UPDATE re-reads a row another transaction changed first,
+    /// so of two racing runs only one sees its own time stored. Prepared, like `Begin`; the per-device values are
     /// indexed with `array_position` rather than joined through `unnest`, so the generic plan costs
     /// the same as a custom one and the server stops re-planning it after five runs.
     struct Record: PostgresPreparedStatement {
         static let sql = """
-            WITH prev AS (
-                SELECT first_accepted_at IS NULL AS was_empty FROM notifications WHERE idempotency_key = $1
-            ), final AS (
+            WITH final AS (
                 UPDATE push_sends s SET state = ($4::text[])[array_position($3::uuid[], s.device_id)],
                     reason = NULLIF(($5::text[])[array_position($3::uuid[], s.device_id)], ''), finished_at = now()
                 WHERE s.idempotency_key = $1 AND s.device_id = ANY($3::uuid[])
@@ -78,12 +78,12 @@ enum DeliverySQL {
                     state = CASE WHEN $10::text <> '' AND state = 'pending' THEN $10::text ELSE state END,
                     finished_at = CASE WHEN $10::text <> '' AND state = 'pending' THEN now() ELSE finished_at END
                 WHERE idempotency_key = $1
-                RETURNING 1
+                RETURNING first_accepted_at IS NOT DISTINCT FROM $9::timestamptz AND $9::timestamptz IS NOT NULL AS set_now
             ), text_deleted AS (
                 UPDATE jobs SET payload = '', updated_at = now() WHERE $10::text <> '' AND id = $2 AND payload <> ''
                 RETURNING 1
             )
-            SELECT was_empty AND $9::timestamptz IS NOT NULL FROM prev
+            SELECT set_now FROM notification
             """
         typealias Row = Bool
         let key: String, jobID: UUID

@@ -82,6 +82,13 @@ public struct PostgresAssistantStore: AssistantStore {
         return false
     }
 
+    public func finishAbandonedNotifications() async throws -> [(kind: String, state: String)] {
+        var finished: [(kind: String, state: String)] = []
+        for try await (kind, state) in try await client.query(AssistantSQL.finishAbandonedNotifications(), logger: logger)
+            .decode((String, String).self) { finished.append((kind, state)) }
+        return finished
+    }
+
     public func transaction<T: Sendable>(_ body: @Sendable (any AssistantTransaction) async throws -> T) async throws -> T {
         do {
             return try await client.withTransaction(logger: logger) { connection in

@@ -19,10 +19,12 @@ public struct PostgresDeliveryStore: DeliveryStore {
         var devices: [DeviceTarget] = []
         var sends: [UUID: DeliveryPlan.SendState] = [:]
         var claimed: [UUID: UUID] = [:]
+        var pastDeadline = false
         for try await row in try await client.execute(DeliverySQL.Begin(jobID: jobID), logger: logger) {
-            let (key, userID, kind, deadline, state, device, environment, sealed, updated, sent, sentStates, apnsID) = row
+            let (key, userID, kind, deadline, state, device, environment, sealed, updated, sent, sentStates, apnsID, past) = row
             if header == nil {
                 header = (key, userID, kind, deadline, state)
+                pastDeadline = past
                 for (id, sendState) in zip(sent, sentStates) { sends[id] = DeliveryPlan.SendState(rawValue: sendState) }
             }
             if let device, let environment, let sealed, let updated {
@@ -32,7 +34,8 @@ public struct PostgresDeliveryStore: DeliveryStore {
         }
         guard let (key, userID, kind, deadline, state) = header else { return nil }
         return DeliveryPlan(idempotencyKey: key, userID: userID, kind: kind, deadline: deadline,
-                            state: DeliveryPlan.State(rawValue: state) ?? .failed, devices: devices, sends: sends, claimed: claimed)
+                            state: DeliveryPlan.State(rawValue: state) ?? .failed, devices: devices, sends: sends, claimed: claimed,
+                            pastDeadline: pastDeadline)
     }
 
     public func recordSends(key: String, jobID: UUID, outcomes: [SendOutcome], finish: DeliveryPlan.State?) async throws -> Bool {

@@ -122,8 +122,11 @@ struct DevConductor: Service {
     func run() async throws {
         var children: [(name: String, process: ChildProcess)] = []
         defer {
+            // SIGTERM, up to 15 s to drain, then SIGKILL: nothing outlives Ctrl-C.
             for child in children.reversed() { child.process.signal(SIGTERM) }
-            for child in children.reversed() { _ = child.process.waitForExit() }
+            let deadline = Date().addingTimeInterval(15)
+            while children.contains(where: { $0.process.poll() == nil }) && Date() < deadline { usleep(50_000) }
+            for child in children where child.process.poll() == nil { child.process.signal(SIGKILL); _ = child.process.waitForExit() }
         }
         let binary = Self.executable()
         func start(_ name: String, _ arguments: [String], _ environment: [String: String] = [:]) throws -> ChildProcess {

@@ -18,6 +18,8 @@ import TokenBroker
 
 struct WorkerOptions: ParsableArguments {
     @Option(help: "Jobs run at once per queue.") var concurrency = 32
+    @Option(help: "Jobs run at once on the delivery queue: pushes mostly wait on APNs, so many can be in flight.")
+    var deliveryConcurrency = 256
     @Option(name: .customLong("queue"), help: "Queue to work (repeat for several).") var queues: [String] = ["default"]
     @Option(help: "Port for /metrics, /healthz, /readyz (0 picks a free one).") var metricsPort = 9464
     @Flag(help: "Serve no metrics endpoint.") var noMetrics = false
@@ -46,7 +48,7 @@ struct WorkerOptions: ParsableArguments {
     func workerConfiguration(queue: String) -> Worker<ContinuousClock>.Configuration {
         var c = Worker<ContinuousClock>.Configuration()
         c.queue = queue
-        c.concurrency = concurrency
+        c.concurrency = queue == AssistantKind.pushDeliver.queue ? deliveryConcurrency : concurrency
         c.claimBatch = claimBatch
         c.lease = .seconds(leaseSeconds)
         c.heartbeatInterval = .seconds(heartbeatSeconds ?? leaseSeconds / 3)
@@ -75,10 +77,11 @@ struct WorkerCommand: AsyncParsableCommand {
         // Delivery's statements run on their own small pool (generic plans; see DeliverySQL).
         let url = try database.database()
         let deliveryPool = assistant?.delivery == nil ? nil : PostgresClient(
-            configuration: url.preparedStatementsConfiguration(maxConnections: max(4, options.concurrency / 8)),
+            configuration: url.preparedStatementsConfiguration(maxConnections: max(4, options.deliveryConcurrency / 16)),
             backgroundLogger: { var l = logger; l.logLevel = max(logger.logLevel, .warning); return l }())
         if options.queues.contains(AssistantKind.pushDeliver.queue), assistant?.delivery == nil {
             // Without a sender every push.deliver job would be discarded as having no handler.
+            await assistant?.shutdown()
             throw ValidationError("--queue delivery needs --apns-topic (or APNS_TOPIC), --broker-socket and --data-key-file")
         }
         let runtime = try WorkerRuntime(database: url, options: options, logger: logger) { client, jobs in

@@ -152,3 +152,15 @@ final class ManualNow: Sendable {
         #expect((json["aps"] as? [String: Int]) == ["content-available": 1])
     }
 }
+
+@Suite struct APNsPayloadLimitTests {
+    /// One "character" of thousands of combining marks (anyone can put that in an invitation's place).
+    @Test func aSingleHugeCharacterStillFitsAndTheLoopEnds() throws {
+        let zalgo = "a" + String(repeating: "\u{0301}", count: 5000)
+        for (title, body) in [(zalgo, zalgo), ("Board sync", zalgo), (zalgo, "")] {
+            let bytes = APNsPayload.alert(title: title, body: body, threadID: "calendar", kind: "calendar", timeSensitive: true)
+            #expect(bytes.count <= APNsClient.maxPayloadBytes)
+            #expect(try JSONSerialization.jsonObject(with: Data(bytes)) is [String: Any])
+        }
+    }
+}

@@ -47,7 +47,10 @@ import Testing
 
     @Test func unregisteredAndBadTokensRetireTheDeviceAndItGetsNothingMore() async throws {
         try await DeliveryWorld().run { w in
-            let gone = try await w.device(), unknown = try await w.device(knownToApple: false), live = try await w.device()
+            let live = try await w.device()
+            // A first push proves this worker's APNs configuration works for the environment.
+            #expect(try await w.waitForState(try await w.notify()) == "delivered")
+            let gone = try await w.device(), unknown = try await w.device(knownToApple: false)
             w.apns.unregister(deviceToken: gone.token, at: Date().addingTimeInterval(60))
             let first = try await w.notify()
             #expect(try await w.waitForState(first) == "delivered", "the live device got it")
@@ -57,7 +60,19 @@ import Testing
             let second = try await w.notify()
             #expect(try await w.waitForState(second) == "delivered")
             #expect(w.requests(to: gone.token).count == 1 && w.requests(to: unknown.token).count == 1, "retired devices get nothing more")
-            #expect(w.deliveries(to: live.token).count == 2)
+            #expect(w.deliveries(to: live.token).count == 3)
+        }
+    }
+
+    /// A wrong APNs host or topic makes Apple answer BadDeviceToken for every device; with no push
+    /// accepted lately from that environment nothing is retired (Apple: don't bulk-delete on a burst).
+    @Test func badDeviceTokensFromAnUnprovenEnvironmentRetireNothing() async throws {
+        try await DeliveryWorld().run { w in
+            let a = try await w.device(knownToApple: false), b = try await w.device(knownToApple: false)
+            let key = try await w.notify()
+            #expect(try await w.waitForState(key) == "failed")
+            #expect(try await w.retired(a.id) == nil)
+            #expect(try await w.retired(b.id) == nil)
         }
     }
 
@@ -74,11 +89,43 @@ import Testing
 
     @Test func onlyRetiredDevicesMeansNoDeviceNotAFailure() async throws {
         try await DeliveryWorld().run { w in
-            _ = try await w.device(knownToApple: false)
+            let phone = try await w.device()
+            w.apns.unregister(deviceToken: phone.token, at: Date().addingTimeInterval(60))
             let key = try await w.notify()
             #expect(try await w.waitForState(key) == "no_device")
             let nobody = try await w.notify()
             #expect(try await w.waitForState(nobody) == "no_device")
+        }
+    }
+
+    /// A push job the queue gave up on (here: discarded by hand, as the attempt limit would) still ends
+    /// in the books: the planner's sweep finishes its notification and deletes its text.
+    @Test func aPushTheQueueGaveUpOnIsFinishedAndCounted() async throws {
+        var world = DeliveryWorld()
+        world.inProcessWorker = false
+        try await world.run { w in
+            let key = try await w.notify(deadline: Date().addingTimeInterval(3600))
+            _ = try await w.owner.query("""
+                UPDATE jobs SET state = 'discarded', finished_at = now(), due_at = now() + interval '1 hour'
+                WHERE unique_key = \(key) AND state = 'queued'
+                """, logger: TestDatabase.quietLogger).collect()
+            let finished = try await w.assistant.finishAbandonedNotifications()
+            #expect(finished.map(\.state) == ["failed"])
+            #expect(try await w.state(key) == "failed")
+            #expect(try await w.jobPayload(key).isEmpty)
+            #expect(try await w.assistant.finishAbandonedNotifications().isEmpty, "once")
+        }
+    }
+
+    @Test func feedbackOnAnUrgentAlertCountsOncePerNotificationAndOnlyForItsUser() async throws {
+        try await DeliveryWorld().run { w in
+            let key = try await w.notify(kind: "mail.urgent")
+            let reminder = try await w.notify(kind: "meeting.reminder")
+            #expect(try await w.assistant.recordFeedback(userID: w.userID, idempotencyKey: key, verdict: "false_positive"))
+            #expect(try await !w.assistant.recordFeedback(userID: w.userID, idempotencyKey: key, verdict: "confirmed"), "once")
+            #expect(try await !w.assistant.recordFeedback(userID: UUID(), idempotencyKey: key, verdict: "false_positive"))
+            #expect(try await !w.assistant.recordFeedback(userID: w.userID, idempotencyKey: reminder, verdict: "false_positive"),
+                    "only urgent-mail alerts take feedback")
         }
     }
 
