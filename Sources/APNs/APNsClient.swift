@@ -6,6 +6,7 @@ import Metrics
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import NIOHTTP2
 import NIOSSL
 
 /// Which APNs host a device token belongs to: tokens from debug builds work only on the sandbox.
@@ -130,14 +131,11 @@ public struct APNsClient: Sendable {
             response = try await http.execute(outgoing, timeout: .nanoseconds(Int64(configuration.timeout.seconds * 1e9)))
             // A 200 is final once its status line arrived, whatever happens to the (empty) body.
             body = response.status == .ok ? ByteBuffer() : try await response.body.collect(upTo: 16 * 1024)
-        } catch let error as HTTPClientError {
-            APNsMetrics.requests("network").increment()
-            throw APNsClientError.network(String("\(error)".prefix { $0 != "(" }))
-        } catch is CancellationError {
-            throw CancellationError()
         } catch {
             APNsMetrics.requests("network").increment()
-            throw APNsClientError.network("\(type(of: error))")
+            let name = (error as? HTTPClientError).map { String("\($0)".prefix { $0 != "(" }) } ?? "\(type(of: error))"
+            // Only a failure before the request could have reached APNs is safe to send again.
+            throw Self.failedBeforeSending(error) ? APNsClientError.network(name) : APNsClientError.inDoubt(name)
         }
         let apnsID = response.headers.first(name: "apns-id") ?? request.apnsID.uuidString.lowercased()
         if response.status == .ok {
@@ -150,6 +148,20 @@ public struct APNsClient: Sendable {
         let retryAfter = response.headers.first(name: "retry-after").flatMap(Int.init).map { Duration.seconds(max(0, $0)) }
         return .rejected(status: Int(response.status.code), reason: reason,
                          timestamp: error?.timestamp.map { Date(timeIntervalSince1970: Double($0) / 1000) }, retryAfter: retryAfter)
+    }
+
+    /// Connecting, TLS, or a connection already closed before the write: APNs cannot have the push.
+    /// Anything else (a reset stream, a dropped connection, a timeout, cancellation) may come after
+    /// APNs accepted it.
+    public static func failedBeforeSending(_ error: any Error) -> Bool {
+        if let error = error as? HTTPClientError {
+            return [.connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout, .alreadyShutdown].contains(error)
+        }
+        if let error = error as? ChannelError, case .ioOnClosedChannel = error { return true }
+        // REFUSED_STREAM (also what streams above a GOAWAY's last id get): the server did not process it.
+        if let error = error as? NIOHTTP2Errors.StreamClosed, error.errorCode == .refusedStream { return true }
+        if error is NIOSSLError { return true }
+        return "\(type(of: error))" == "NIOConnectionError"
     }
 
     private struct ErrorBody: Decodable {

@@ -68,15 +68,18 @@ public enum APNsClientError: Error, CustomStringConvertible, Equatable {
     case payloadTooLarge(bytes: Int)
     /// Not sent: the device token is not hex.
     case malformedDeviceToken
-    /// Connection refused, reset, TLS failure or timeout: whether APNs got the push is unknown only if
-    /// the request had been written; callers treat it as retryable.
+    /// The request never reached APNs (connect, TLS, a connection found closed): safe to send again.
     case network(String)
+    /// The request may have reached APNs (a reset stream, a dropped connection, a timeout): sending it
+    /// again could show it twice, so callers record the push as unconfirmed instead.
+    case inDoubt(String)
 
     public var description: String {
         switch self {
         case .payloadTooLarge(let n): "APNs payload of \(n) bytes is over the 4096-byte limit; not sent"
         case .malformedDeviceToken: "device token is not a hex string; not sent"
         case .network(let what): "APNs unreachable: \(what)"
+        case .inDoubt(let what): "APNs exchange broke off after the request was sent: \(what)"
         }
     }
 }

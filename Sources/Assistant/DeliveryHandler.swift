@@ -19,7 +19,8 @@ extension APNsClient: PushSender {}
 ///   no-op;
 /// - before a request goes out its `push_sends` row is committed as `sending`; a run that finds such a
 ///   row left behind by a dead worker cannot know whether APNs accepted, so it records `unconfirmed`
-///   and does not send again (a duplicate alert is worse than a counted, alerted-on loss);
+///   and does not send again (a duplicate alert is worse than a counted, alerted-on loss); a transport
+///   failure after the request may have left is treated the same way;
 /// - outcomes, device retirements and the notification's final state commit together, and the final
 ///   state deletes the sealed text from the job.
 ///
@@ -188,8 +189,11 @@ public struct PushDeliveryHandler: JobHandler {
             return outcome(.rejected(reason: "PayloadTooLarge"), reason: "PayloadTooLarge")
         } catch APNsClientError.malformedDeviceToken {
             return outcome(.retire(reason: "BadDeviceToken"), reason: "BadDeviceToken")
+        } catch APNsClientError.inDoubt {
+            // APNs may have it: a second copy would be a second alert. Never resent.
+            return outcome(.unconfirmed, reason: "in-doubt")
         } catch {
-            // Network trouble, provider token unavailable: nothing was accepted as far as we know.
+            // Not sent (connect or TLS failure, provider token unavailable): safe to try again.
             return outcome(.retry, reason: "network")
         }
         switch response.disposition {

@@ -72,7 +72,7 @@ public final class BrokerClient: Sendable {
 
     /// The shared APNs provider token; `rejected` is the one APNs refused as expired, if any.
     public func apnsProviderToken(rejected: String? = nil, timeout: Duration? = nil) async throws -> ProviderToken {
-        guard case .providerToken(let jwt, let issuedAt) = try await send(.apnsToken(rejected: rejected), timeout: timeout)
+        guard case .providerToken(let jwt, let issuedAt) = try await send(.apnsToken(rejected: rejected.map(Redacted.init)), timeout: timeout)
         else { throw Self.unexpectedReply }
         return ProviderToken(jwt: jwt.unsafeValue, issuedAt: issuedAt)
     }

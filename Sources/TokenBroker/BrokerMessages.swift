@@ -56,7 +56,7 @@ public enum BrokerRequest: Sendable, Hashable {
     case revoke(connectorID: String)
     case rewrap(connectorID: String)
     /// `rejected`: the token APNs refused with `ExpiredProviderToken`, if that is why the caller asks.
-    case apnsToken(rejected: String?)
+    case apnsToken(rejected: Redacted<String>?)
     case ping
 
     public var operation: BrokerOperation {
@@ -176,7 +176,7 @@ public struct BrokerRequestFrame: Sendable, Hashable, Codable {
             do { rejected = try container.decodeIfPresent(String.self, forKey: .rejected) } catch {
                 throw BrokerError.badRequest("field \"rejected\" must be a string")
             }
-            request = .apnsToken(rejected: rejected)
+            request = .apnsToken(rejected: rejected.map(Redacted.init))
         case .ping:
             request = .ping
         }
@@ -199,7 +199,7 @@ public struct BrokerRequestFrame: Sendable, Hashable, Codable {
             try container.encode(exchange.codeVerifier.unsafeValue, forKey: .codeVerifier)
             try container.encode(exchange.redirectURI, forKey: .redirectURI)
         case .apnsToken(let rejected):
-            try container.encodeIfPresent(rejected, forKey: .rejected)
+            try container.encodeIfPresent(rejected?.unsafeValue, forKey: .rejected)
         case .ping:
             break
         }

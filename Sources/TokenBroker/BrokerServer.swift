@@ -217,7 +217,7 @@ public struct BrokerServer<Handler: BrokerRequestHandler>: Service {
                 guard let minter = configuration.providerTokens else {
                     throw BrokerError(code: .notFound, message: "this broker has no APNs signing key (--apns-key-file)", retryable: false)
                 }
-                let token = try await minter.providerToken(rejected: rejected)
+                let token = try await minter.providerToken(rejected: rejected?.unsafeValue)
                 return (frame.id, .success(.providerToken(jwt: Redacted(token.jwt), issuedAt: token.issuedAt)))
             case .ping:
                 return (frame.id, .success(.empty))
