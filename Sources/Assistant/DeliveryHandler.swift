@@ -153,7 +153,7 @@ public struct PushDeliveryHandler: JobHandler {
                     await sendOne(device, APNsRequest(
                         deviceToken: "", environment: APNsEnvironment(rawValue: device.environment) ?? .production,
                         pushType: relay ? .background : .alert, priority: relay ? 5 : 10, expiration: plan.deadline,
-                        collapseID: relay ? nil : Self.collapseID(content.collapseID), apnsID: id, payload: body), userID: plan.userID)
+                        collapseID: relay ? nil : Self.collapseID(plan.idempotencyKey), apnsID: id, payload: body), userID: plan.userID)
                 }
             }
             for _ in 0..<parallelism { next(&group) }
@@ -165,7 +165,8 @@ public struct PushDeliveryHandler: JobHandler {
         }
     }
 
-    /// Apple allows 64 bytes; cut on a character boundary.
+    /// `apns-collapse-id` is the idempotency key (opaque: a keyed hash), so a copy replaces rather than
+    /// adds; the app names a notification by it (feedback). Apple allows 64 bytes; cut on a character boundary.
     static func collapseID(_ id: String) -> String {
         var id = id
         while id.utf8.count > 64 { id.removeLast() }

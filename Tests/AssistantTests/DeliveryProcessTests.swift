@@ -200,7 +200,8 @@ struct RealPrometheus: Sendable {
         var components = URLComponents(string: "http://127.0.0.1:\(port)/api/v1/query")!
         components.queryItems = [.init(name: "query", value: query)]
         guard let body = try? await Self.get(components.url!.absoluteString),
-              let json = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any],
+              // Not JSON while Prometheus is still starting ("Service Unavailable"): no value yet.
+              let json = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any],
               let data = json["data"] as? [String: Any], let result = data["result"] as? [[String: Any]],
               let sample = result.first?["value"] as? [Any], let text = sample.last as? String
         else { return nil }

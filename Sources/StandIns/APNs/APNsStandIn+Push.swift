@@ -39,6 +39,10 @@ extension APNsStandIn {
         var request = request
         var deviceToken = ""
         var decision = APNsLedger.Decision(outcome: .accepted)
+        // The whole request is read before any answer, as a server should: answering while the client
+        // still sends its body ends the stream early, which HTTP/2 peers count against the connection.
+        let body: Result<Data, APNsRejection>
+        do throws(APNsRejection) { body = .success(try await Self.collectPayload(&request)) } catch { body = .failure(error) }
         do throws(APNsRejection) {
             deviceToken = try PushRequest.deviceToken(method: request.method, path: request.uri.path)
             let authorization = request.headers[.authorization]
@@ -52,7 +56,7 @@ extension APNsStandIn {
                 try ledger.admit(token: token, now: receivedAt, maxChanges: maxChanges)
             }
             let headers = try PushRequest.Headers(request.headers, appTopic: configuration.topic)
-            let payload = try await Self.collectPayload(&request)
+            let payload = try body.get()
             try PushRequest.checkPayload(payload, headers: headers)
             let delivery = APNsDelivery(
                 deviceToken: deviceToken, apnsID: apnsID, pushType: headers.pushType, priority: headers.priority,
