@@ -12,7 +12,15 @@ import Glibc
     @Test func aCalendarEventBecomesAPushAtItsMinuteWithLatenessInTheHistogram() async throws {
         let port = try EmbeddedPostgres.freePort()
         let dev = try ChildProcess(AlfredBinary.path, ["dev", "--first-meeting-in", "75", "--metrics-port", "\(port)"])
-        defer { if dev.poll() == nil { dev.signal(SIGKILL) } }
+        defer {
+            // On a failed expectation too: Ctrl-C lets dev stop its processes and its cluster.
+            if dev.poll() == nil {
+                dev.signal(SIGINT)
+                let deadline = Date().addingTimeInterval(30)
+                while dev.poll() == nil && Date() < deadline { usleep(100_000) }
+                if dev.poll() == nil { dev.signal(SIGKILL) }
+            }
+        }
         // The meeting starts 75 s after the stand-in; its reminder is due at +15 s.
         #expect(try await eventually(timeout: .seconds(90)) { dev.output.contains("push  meeting.reminder") }, "\(dev.output)")
         let line = try #require(dev.output.split(separator: "\n").first { $0.contains("push  meeting.reminder") })
