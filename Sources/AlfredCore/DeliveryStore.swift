@@ -57,9 +57,8 @@ public struct SendOutcome: Sendable, Equatable {
         case unconfirmed
     }
     public let deviceID: UUID
-    public let apnsID: UUID
     public let result: Result
-    public init(deviceID: UUID, apnsID: UUID, result: Result) { self.deviceID = deviceID; self.apnsID = apnsID; self.result = result }
+    public init(deviceID: UUID, result: Result) { self.deviceID = deviceID; self.result = result }
 }
 
 /// Delivery's storage: the notification ledger, devices and per-device send records.

@@ -56,10 +56,10 @@ public struct PushDeliveryHandler: JobHandler {
             _ = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: [], finish: plan.state)
             return .done
         }
-        var previous: [UUID: DeliveryPlan.SendState?] = plan.sends.mapValues { $0 }
+        var previous = plan.sends
         // Left `sending` by a run that died mid-request: maybe delivered, never resent.
         let inDoubt = plan.devices.filter { plan.sends[$0.id] == .sending }
-            .map { SendOutcome(deviceID: $0.id, apnsID: $0.id, result: .unconfirmed) }
+            .map { SendOutcome(deviceID: $0.id, result: .unconfirmed) }
         for outcome in inDoubt { previous[outcome.deviceID] = .unconfirmed }
         let todo = plan.devices.filter { plan.claimed[$0.id] != nil }
 
@@ -76,7 +76,7 @@ public struct PushDeliveryHandler: JobHandler {
         guard let sealed = payload.sealed,
               let content = try? SealedPayload(Array(sealed)).open(PushContent.self, sealer: sealer, userID: plan.userID, purpose: .notification)
         else {
-            let refused = todo.map { SendOutcome(deviceID: $0.id, apnsID: $0.id, result: .rejected(reason: "push text does not open")) }
+            let refused = todo.map { SendOutcome(deviceID: $0.id, result: .rejected(reason: "push text does not open")) }
             _ = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: inDoubt + refused, finish: .failed)
             DeliveryMetrics.finished(plan.kind, .failed)
             throw JobError.discard("push text is missing or does not open with this host key")
@@ -88,7 +88,7 @@ public struct PushDeliveryHandler: JobHandler {
         let retrying = outcomes.filter { $0.result == .retry }
         if !retrying.isEmpty, context.attempt >= context.maxAttempts {
             // Out of attempts: these devices are given up on; the notification finishes below.
-            outcomes = outcomes.map { $0.result == .retry ? SendOutcome(deviceID: $0.deviceID, apnsID: $0.apnsID, result: .rejected(reason: "attempts exhausted")) : $0 }
+            outcomes = outcomes.map { $0.result == .retry ? SendOutcome(deviceID: $0.deviceID, result: .rejected(reason: "attempts exhausted")) : $0 }
         }
         for outcome in outcomes { previous[outcome.deviceID] = outcome.result.sendState }
         if outcomes.contains(where: { $0.result == .retry }) {
@@ -102,9 +102,9 @@ public struct PushDeliveryHandler: JobHandler {
     }
 
     /// Records the run and the notification's final state, and counts it.
-    private func finish(_ plan: DeliveryPlan, _ context: JobContext, _ outcomes: [SendOutcome], previous: [UUID: DeliveryPlan.SendState?],
+    private func finish(_ plan: DeliveryPlan, _ context: JobContext, _ outcomes: [SendOutcome], previous: [UUID: DeliveryPlan.SendState],
                         content: PushContent?, expired: Bool) async throws -> JobOutcome {
-        let states = previous.values.compactMap { $0 }
+        let states = Array(previous.values)
         let state: DeliveryPlan.State =
             if states.contains(.accepted) { .delivered }
             else if states.contains(.unconfirmed) { .unconfirmed }
@@ -175,7 +175,7 @@ public struct PushDeliveryHandler: JobHandler {
 
     private func sendOne(_ device: DeviceTarget, _ template: APNsRequest, userID: UUID) async -> Sent {
         func outcome(_ result: SendOutcome.Result, retryAfter: Duration? = nil, reason: String? = nil) -> Sent {
-            Sent(outcome: SendOutcome(deviceID: device.id, apnsID: template.apnsID, result: result), retryAfter: retryAfter, reason: reason)
+            Sent(outcome: SendOutcome(deviceID: device.id, result: result), retryAfter: retryAfter, reason: reason)
         }
         var request = template
         do {
