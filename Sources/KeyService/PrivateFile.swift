@@ -8,9 +8,9 @@ import Darwin
 /// Files only their owner may read. They are created with mode 0600 by `open(2)` itself, so there is
 /// no moment in which a secret sits in a file with the umask's wider mode (as there would be with a
 /// write followed by a chmod).
-enum PrivateFile {
+public enum PrivateFile {
     /// Creates `url`, failing if it exists.
-    static func create(_ url: URL, contents: Data) throws(KeyConfigurationError) {
+    public static func create(_ url: URL, contents: Data) throws(KeyConfigurationError) {
         try store(contents, to: url.path, flags: O_CREAT | O_EXCL)
     }
 

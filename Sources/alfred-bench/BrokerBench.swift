@@ -6,6 +6,7 @@ import Crypto
 import Foundation
 import Logging
 import PostgresNIO
+import StandIns
 import Store
 import TokenBroker
 #if canImport(Glibc)
@@ -126,25 +127,10 @@ struct BrokerBench: AsyncParsableCommand {
 
     /// The browser half of connect: consent at the stand-in returns a code for our PKCE challenge.
     func consent(_ base: String) async throws -> (String, String) {
-        let verifier = "v-" + UUID().uuidString + UUID().uuidString
-        let challenge = Data(SHA256.hash(data: Data(verifier.utf8))).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        var components = URLComponents(string: base + "/o/oauth2/v2/auth")!
-        components.queryItems = [
-            .init(name: "client_id", value: "alfred-local.apps.googleusercontent.com"),
-            .init(name: "redirect_uri", value: "http://127.0.0.1:9/oauth/google/callback"), .init(name: "response_type", value: "code"),
-            .init(name: "scope", value: "https://www.googleapis.com/auth/calendar.readonly"), .init(name: "access_type", value: "offline"),
-            .init(name: "prompt", value: "consent"), .init(name: "state", value: "bench"), .init(name: "code_challenge", value: challenge),
-            .init(name: "code_challenge_method", value: "S256"),
-        ]
-        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
-        let response = try await http.execute(HTTPClientRequest(url: components.url!.absoluteString), timeout: .seconds(5))
-        try await http.shutdown()
-        let location = response.headers.first(name: "Location") ?? ""
-        guard let code = URLComponents(string: location)?.queryItems?.first(where: { $0.name == "code" })?.value else {
-            throw ValidationError("the Google stand-in gave no code (\(response.status))")
-        }
-        return (code, verifier)
+        try await ConsentBrowser.authorize(
+            authorizationURL: base + "/o/oauth2/v2/auth", clientID: "alfred-local.apps.googleusercontent.com",
+            redirectURI: "http://127.0.0.1:9/oauth/google/callback", scopes: ["https://www.googleapis.com/auth/calendar.readonly"],
+            state: "bench")
     }
 
     func waitFor(_ condition: () -> Bool) async throws {

@@ -5,6 +5,7 @@ import Assistant
 import AsyncHTTPClient
 import Crypto
 import Foundation
+import KeyService
 import Logging
 import PostgresNIO
 import ServiceLifecycle
@@ -177,7 +178,10 @@ struct DevConductor: Service {
                 INSERT INTO preferences (user_id, time_zone, meeting_reminder_minutes, morning_brief_local_time, quiet_hours_start, quiet_hours_end)
                 VALUES (\(userID), 'UTC', 1, \(briefAt)::time, NULL, NULL)
                 """, logger: q).collect()
-            let code = try await Self.consent(endpoints.authorizationURL)
+            let code = try await ConsentBrowser.authorize(
+                authorizationURL: endpoints.authorizationURL, clientID: DevDemo.clientID, redirectURI: DevDemo.redirectURI,
+                scopes: ["https://www.googleapis.com/auth/calendar.readonly", "https://www.googleapis.com/auth/gmail.metadata"],
+                loginHint: DevDemo.email, state: "dev")
             _ = try await client.exchangeCode(CodeExchange(userID: userID.uuidString, code: Redacted(code.code),
                                                            codeVerifier: Redacted(code.verifier), redirectURI: DevDemo.redirectURI))
             apns.register(deviceToken: DevDemo.deviceToken)
@@ -256,10 +260,9 @@ struct DevConductor: Service {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
+    /// Created 0600 by open(2) itself (no window with the umask's mode).
     static func writePrivate(_ text: String, to path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw ValidationError("cannot write \(path)")
-        }
+        try PrivateFile.create(URL(fileURLWithPath: path), contents: Data(text.utf8))
     }
 
     static func utcTime(_ date: Date) -> String {
@@ -274,29 +277,5 @@ struct DevConductor: Service {
             try await Task.sleep(for: .milliseconds(100))
         }
         throw ValidationError("the token broker did not start; see \(log):\n\(broker.output.suffix(2000))")
-    }
-
-    /// The browser part of connecting Google: the stand-in signs the user in and redirects with a code.
-    static func consent(_ authorizationURL: String) async throws -> (code: String, verifier: String) {
-        let verifier = "dev-" + UUID().uuidString + UUID().uuidString
-        let challenge = Data(SHA256.hash(data: Data(verifier.utf8))).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        var components = URLComponents(string: authorizationURL)!
-        components.queryItems = [
-            .init(name: "client_id", value: DevDemo.clientID), .init(name: "redirect_uri", value: DevDemo.redirectURI),
-            .init(name: "response_type", value: "code"),
-            .init(name: "scope", value: "https://www.googleapis.com/auth/calendar.readonly https://www.googleapis.com/auth/gmail.metadata"),
-            .init(name: "access_type", value: "offline"), .init(name: "prompt", value: "consent"), .init(name: "state", value: "dev"),
-            .init(name: "code_challenge", value: challenge), .init(name: "code_challenge_method", value: "S256"),
-            .init(name: "login_hint", value: DevDemo.email),
-        ]
-        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
-        defer { Task { try? await http.shutdown() } }
-        let response = try await http.execute(HTTPClientRequest(url: components.url!.absoluteString), timeout: .seconds(5))
-        let location = response.headers.first(name: "Location") ?? ""
-        guard let code = URLComponents(string: location)?.queryItems?.first(where: { $0.name == "code" })?.value else {
-            throw ValidationError("the Google stand-in did not return an authorization code (HTTP \(response.status.code))")
-        }
-        return (code, verifier)
     }
 }

@@ -128,23 +128,9 @@ struct BrokerWorld: Sendable {
         /// What the app does at connect time: the user consents in the browser, Google redirects back
         /// with a code, and the app hands code and PKCE verifier to the backend.
         func consentCode() async throws -> (code: String, verifier: String) {
-            let verifier = "verifier-" + UUID().uuidString + UUID().uuidString
-            let challenge = Data(SHA256.hash(data: Data(verifier.utf8))).base64EncodedString()
-                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-            var components = URLComponents(string: endpoints.authorizationURL)!
-            components.queryItems = [
-                .init(name: "client_id", value: BrokerWorld.clientID), .init(name: "redirect_uri", value: BrokerWorld.redirectURI),
-                .init(name: "response_type", value: "code"), .init(name: "scope", value: BrokerWorld.calendar),
-                .init(name: "access_type", value: "offline"), .init(name: "prompt", value: "consent"),
-                .init(name: "state", value: "s1"), .init(name: "code_challenge", value: challenge),
-                .init(name: "code_challenge_method", value: "S256"), .init(name: "login_hint", value: BrokerWorld.subject),
-            ]
-            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
-            defer { Task { try? await http.shutdown() } }
-            let response = try await http.execute(HTTPClientRequest(url: components.url!.absoluteString), timeout: .seconds(5))
-            let location = response.headers.first(name: "Location") ?? ""
-            let code = URLComponents(string: location)?.queryItems?.first { $0.name == "code" }?.value ?? ""
-            return (code, verifier)
+            try await ConsentBrowser.authorize(authorizationURL: endpoints.authorizationURL, clientID: BrokerWorld.clientID,
+                                               redirectURI: BrokerWorld.redirectURI, scopes: [BrokerWorld.calendar],
+                                               loginHint: BrokerWorld.subject, state: "s1")
         }
 
         func connect() async throws -> UUID {
