@@ -2,6 +2,7 @@ import AlfredCore
 import AlfredTesting
 import APNs
 import Foundation
+import NIOCore
 import PostgresNIO
 import StandIns
 import Testing
@@ -243,6 +244,30 @@ import Testing
             _ = try await w.owner.query("UPDATE jobs SET due_at = now() WHERE unique_key = \(key)", logger: TestDatabase.quietLogger).collect()
             _ = try await w.owner.query("SELECT pg_notify('alfred_jobs', 'delivery 0')", logger: TestDatabase.quietLogger).collect()
             #expect(try await w.waitForState(key) == "unconfirmed")
+            #expect(w.requests(to: phone.token).isEmpty)
+        }
+    }
+
+    /// A push whose sealed text does not open (another host's key, corruption): nothing is sent,
+    /// the notification ends `failed`, and the job is discarded with a reason free of content.
+    @Test func aPushWhoseTextDoesNotOpenIsDiscardedWithItsReasonAndNothingSent() async throws {
+        try await DeliveryWorld().run { w in
+            let phone = try await w.device()
+            let key = "reminder:garbled"
+            let content = PushContent(kind: "meeting.reminder", title: "t", body: "b", scheduledAt: Date(), collapseID: key)
+            let held = try Outbox(sealer: w.sealer).notification(content, userID: w.userID, idempotencyKey: key,
+                                                                  deadline: Date().addingTimeInterval(600), at: Date().addingTimeInterval(3600))
+            _ = try await w.assistant.notify(held)
+            let garbage = Array(#"{"sealed":"QUxGSAEAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=="}"#.utf8)
+            _ = try await w.owner.query("""
+                UPDATE jobs SET payload = \(ByteBuffer(bytes: garbage)), due_at = now() WHERE unique_key = \(key)
+                """, logger: TestDatabase.quietLogger).collect()
+            _ = try await w.owner.query("SELECT pg_notify('alfred_jobs', 'delivery 0')", logger: TestDatabase.quietLogger).collect()
+            #expect(try await w.waitForState(key) == "failed")
+            let job = try await w.owner.query("SELECT state, last_error FROM jobs WHERE unique_key = \(key)",
+                                              logger: TestDatabase.quietLogger).collect().first?.decode((String, String?).self)
+            #expect(job?.0 == "discarded")
+            #expect(job?.1 == "push text is missing or does not open with this host key")
             #expect(w.requests(to: phone.token).isEmpty)
         }
     }
