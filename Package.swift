@@ -113,6 +113,12 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
         ]),
+        .target(name: "Privacy", dependencies: [
+            "AlfredCore", "JobQueue",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+        ]),
         .target(name: "AlfredTesting", dependencies: [
             "AlfredCore", "Store",
             .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -120,7 +126,7 @@ let package = Package(
         ]),
         .executableTarget(name: "alfred", dependencies: [
             "AlfredCore", "Store", "JobQueue", "Telemetry", "AlfredTesting", "KeyService", "StandIns", "TokenBroker",
-            "GoogleAPI", "Urgency", "Assistant", "APNs",
+            "GoogleAPI", "Urgency", "Assistant", "APNs", "Privacy",
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

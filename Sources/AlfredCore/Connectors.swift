@@ -6,6 +6,8 @@ public enum ConnectorStatus: String, Sendable, Codable {
     /// Google answered `invalid_grant`: the user must connect again.
     case needsReconsent = "NEEDS_RECONSENT"
     case revoked = "REVOKED"
+    /// Its user was deleted before Google confirmed the revocation; kept only to revoke it.
+    case revocationPending = "REVOCATION_PENDING"
 }
 
 /// What the broker reads to decrypt a refresh token. Only the broker's database role can read it.
@@ -68,6 +70,8 @@ public protocol ConnectorStore: ConnectorListing {
     /// Replaces the ciphertext after a rewrap, only if the connector is still at `fromVersion`.
     /// Returns false if it moved meanwhile.
     func rewrapped(_ id: UUID, fromVersion: Int, toVersion: Int, ciphertext: [UInt8]) async throws -> Bool
+    /// Drops a connector parked for revocation, once Google confirmed it.
+    func forgetParked(_ id: UUID) async throws
     func audit(_ event: AuditEvent) async throws
 }
 

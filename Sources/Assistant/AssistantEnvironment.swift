@@ -1,5 +1,6 @@
 import AlfredCore
 import Foundation
+import Logging
 import Urgency
 
 /// What every assistant job shares: storage, Google readers, the host sealer, the clock and the
@@ -37,13 +38,17 @@ public struct AssistantEnvironment: Sendable {
     public let ruleSet: RuleSet
     public let intervals: Intervals
     public let now: @Sendable () -> Date
+    /// Where connector fetches are audited (nil: not audited, for tools that only read).
+    public let audit: (any AuditRecorder)?
+    let logger: Logger
     let outbox: Outbox
     let composer = Composer()
 
     public init(store: any AssistantStore, jobs: any JobStore, readers: any GoogleReaders, sealer: HostSealer,
-                ruleSet: RuleSet = .standard, intervals: Intervals = Intervals(), now: @escaping @Sendable () -> Date = Date.init) {
+                ruleSet: RuleSet = .standard, intervals: Intervals = Intervals(), audit: (any AuditRecorder)? = nil,
+                logger: Logger = Logger(label: "alfred.assistant"), now: @escaping @Sendable () -> Date = Date.init) {
         self.store = store; self.jobs = jobs; self.readers = readers; self.sealer = sealer; self.ruleSet = ruleSet
-        self.intervals = intervals; self.now = now
+        self.intervals = intervals; self.audit = audit; self.logger = logger; self.now = now
         outbox = Outbox(sealer: sealer)
     }
 

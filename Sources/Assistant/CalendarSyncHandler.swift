@@ -30,7 +30,7 @@ public struct CalendarSyncHandler: JobHandler {
         } else {
             DateInterval(start: now.addingTimeInterval(-3600), duration: env.intervals.fullSyncWindow.seconds)
         }
-        let changes = try await env.readers.calendar(connector: user.connector).sync(cursor: cursor, fullSyncWindow: window)
+        let changes = try await env.calendar(user).sync(cursor: cursor, fullSyncWindow: window)
         AssistantMetrics.calendarSync(changes.mode).increment()
 
         let horizon = now.addingTimeInterval(env.intervals.reminderHorizon.seconds)

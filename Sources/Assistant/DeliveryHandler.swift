@@ -38,11 +38,14 @@ public struct PushDeliveryHandler: JobHandler {
     let now: @Sendable () -> Date
     /// Requests in flight per notification (a user's devices).
     let parallelism = 4
+    /// Each finished notification writes one `DELIVERY` audit event (kind, device count, outcome).
+    let audit: (any AuditRecorder)?
     /// When each APNs environment last accepted a push from this worker.
     let environments = EnvironmentHealth()
 
-    public init(store: any DeliveryStore, sender: any PushSender, sealer: HostSealer, now: @escaping @Sendable () -> Date = Date.init) {
-        self.store = store; self.sender = sender; self.sealer = sealer; self.now = now
+    public init(store: any DeliveryStore, sender: any PushSender, sealer: HostSealer, audit: (any AuditRecorder)? = nil,
+                now: @escaping @Sendable () -> Date = Date.init) {
+        self.store = store; self.sender = sender; self.sealer = sealer; self.audit = audit; self.now = now
         DeliveryMetrics.register()
     }
 
@@ -79,6 +82,7 @@ public struct PushDeliveryHandler: JobHandler {
             let refused = todo.map { SendOutcome(deviceID: $0.id, result: .rejected(reason: "push text does not open")) }
             _ = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: inDoubt + refused, finish: .failed)
             DeliveryMetrics.finished(plan.kind, .failed)
+            await audited(plan, .failed, context)
             throw JobError.discard("push text is missing or does not open with this host key")
         }
 
@@ -117,11 +121,21 @@ public struct PushDeliveryHandler: JobHandler {
         DeliveryMetrics.retired(outcomes)
         if let content { observeFirstAcceptance(first, outcomes, plan, content) }
         DeliveryMetrics.finished(plan.kind, state)
+        await audited(plan, state, context)
         if state != .delivered {
             context.logger.notice("notification finished without delivery", metadata: [
                 "alfred.delivery.state": "\(state.rawValue)", "alfred.delivery.devices": "\(plan.devices.count)"])
         }
         return .done
+    }
+
+    private func audited(_ plan: DeliveryPlan, _ state: DeliveryPlan.State, _ context: JobContext) async {
+        guard let audit else { return }
+        let event = AuditEvent(userID: plan.userID, type: "DELIVERY", connector: "apns", result: state.rawValue.uppercased(),
+                               metadata: ["kind": DeliveryMetrics.kindLabel(plan.kind), "devices": "\(plan.devices.count)"])
+        do { try await audit.record(event) } catch {
+            context.logger.error("could not write a delivery audit event", metadata: ["alfred.error": "\(type(of: error))"])
+        }
     }
 
     private func observeFirstAcceptance(_ first: Bool, _ outcomes: [SendOutcome], _ plan: DeliveryPlan, _ content: PushContent) {
@@ -263,8 +277,10 @@ enum DeliveryMetrics {
         }
     }
 
+    static func kindLabel(_ kind: String) -> String { kinds.contains(kind) ? kind : "other" }
+
     static func finished(_ kind: String, _ state: DeliveryPlan.State) {
-        let label = kinds.contains(kind) ? kind : "other"
+        let label = kindLabel(kind)
         Counter(label: MetricName.pushDeliveries, dimensions: [("kind", label), ("result", state.rawValue)]).increment()
         if kind == reminderKind, [.expired, .failed, .unconfirmed].contains(state) { reminderFailures.increment() }
     }

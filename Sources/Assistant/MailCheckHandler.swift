@@ -22,7 +22,7 @@ public struct MailCheckHandler: JobHandler {
     public func run(_ payload: NoPayload, context: JobContext) async throws -> JobOutcome {
         let env = environment
         guard let user = try await env.settings(context.userID) else { return .done }
-        let reader = env.readers.mail(connector: user.connector)
+        let reader = env.mail(user)
         let now = env.now()
         let sealedCursor = try await env.store.cursor(connectorID: user.connector, kind: "gmail")
         guard let cursor = sealedCursor.flatMap({

@@ -26,7 +26,7 @@ public struct MeetingReminderHandler: JobHandler {
             AssistantMetrics.reminder("disconnected").increment()
             return .done
         }
-        guard let event = try await env.readers.calendar(connector: user.connector).event(id: plan.eventID),
+        guard let event = try await env.calendar(user).event(id: plan.eventID),
               event.wantsReminder, let start = event.start
         else {
             AssistantMetrics.reminder("cancelled").increment()

@@ -21,14 +21,14 @@ public struct MorningBriefHandler: JobHandler {
             return .runAgain(.at(user.nextBrief(after: now.addingTimeInterval(-1))))
         }
         let today = user.schedule.dayBounds(of: now)
-        let meetings = try await env.readers.calendar(connector: user.connector)
+        let meetings = try await env.calendar(user)
             .events(in: DateInterval(start: now, end: today.end))
             .filter(\.wantsReminder)
         let alerts = try await env.store.mailAlerts(userID: user.userID, since: now.addingTimeInterval(-24 * 3600), limit: 50)
         let topIDs = alerts.prefix(2).compactMap {
             try? String(decoding: env.sealer.open($0.messageSealed, purpose: .mailID, userID: user.userID), as: UTF8.self)
         }
-        let top = topIDs.isEmpty ? [] : try await env.readers.mail(connector: user.connector).messages(ids: topIDs)
+        let top = topIDs.isEmpty ? [] : try await env.mail(user).messages(ids: topIDs)
         let text = env.composer.brief(meetings: meetings, urgent: top, urgentCount: alerts.count, schedule: user.schedule)
         let day = user.schedule.day(of: now)
         let key = "brief:" + env.sealer.keyedHash("brief", user.userID.uuidString,

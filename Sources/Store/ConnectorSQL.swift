@@ -2,7 +2,7 @@ import Foundation
 import NIOCore
 import PostgresNIO
 
-/// Every query on `connectors` (and the broker's audit insert), in one place.
+/// Every query on `connectors` (and on connectors parked for revocation), in one place.
 enum ConnectorSQL {
     static func insert(id: UUID, userID: UUID, provider: String, scopes: [String], ciphertext: ByteBuffer, keyID: String,
                        keyVersion: Int) -> PostgresQuery {
@@ -13,10 +13,22 @@ enum ConnectorSQL {
         """
     }
 
+    /// A live connector, or else one parked for revocation after its user was deleted.
     static func secret(id: UUID) -> PostgresQuery {
         """
-        SELECT user_id, status, token_key_id, token_version, refresh_token_ciphertext FROM connectors WHERE id = \(id)
+        SELECT user_id, status, token_key_id, token_version, refresh_token_ciphertext FROM (
+            SELECT 0 AS rank, user_id, status, token_key_id, token_version, refresh_token_ciphertext
+            FROM connectors WHERE id = \(id)
+            UNION ALL
+            SELECT 1, user_id, 'REVOCATION_PENDING', token_key_id, token_version, refresh_token_ciphertext
+            FROM connector_revocations WHERE connector_id = \(id)
+        ) found ORDER BY rank LIMIT 1
         """
+    }
+
+    /// Google confirmed the revocation: nothing of a parked connector remains.
+    static func forgetParked(id: UUID) -> PostgresQuery {
+        "DELETE FROM connector_revocations WHERE connector_id = \(id)"
     }
 
     static func setStatus(id: UUID, status: String) -> PostgresQuery {
@@ -42,13 +54,6 @@ enum ConnectorSQL {
         WHERE token_key_id = \(keyID) AND token_version <> \(Int32(activeVersion)) AND status <> 'REVOKED'
           AND (\(after)::uuid IS NULL OR id > \(after))
         ORDER BY id LIMIT \(limit)
-        """
-    }
-
-    static func audit(userID: UUID, type: String, connector: String?, result: String, metadata: String) -> PostgresQuery {
-        """
-        INSERT INTO audit_events (id, user_id, event_type, connector, result, redacted_metadata, created_at)
-        VALUES (\(UUID()), \(userID), \(type), \(connector), \(result), \(metadata)::jsonb, now())
         """
     }
 }

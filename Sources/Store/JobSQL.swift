@@ -76,6 +76,7 @@ enum JobSQL {
         WITH due AS (
             SELECT id FROM jobs
             WHERE state = 'queued' AND queue = \(queue) AND due_at <= now()
+              AND NOT EXISTS (SELECT 1 FROM queue_pauses WHERE queue_pauses.queue = \(queue))
             ORDER BY due_at, priority DESC
             LIMIT \(limit)
             FOR UPDATE SKIP LOCKED
@@ -217,7 +218,10 @@ enum JobSQL {
     }
 
     static func secondsUntilNextDue(queue: String) -> PostgresQuery {
-        "SELECT extract(epoch FROM min(due_at) - now())::float8 FROM jobs WHERE state = 'queued' AND queue = \(queue)"
+        """
+        SELECT extract(epoch FROM min(due_at) - now())::float8 FROM jobs WHERE state = 'queued' AND queue = \(queue)
+            AND NOT EXISTS (SELECT 1 FROM queue_pauses WHERE queue_pauses.queue = \(queue))
+        """
     }
 
     static let countsByQueueAndState: PostgresQuery =
@@ -270,4 +274,22 @@ enum JobSQL {
         SELECT NULL FROM notified
         """
     }
+
+    /// Operator pause: workers claim nothing more from the queue; running jobs finish.
+    static func pause(queue: String, reason: String?) -> PostgresQuery {
+        """
+        INSERT INTO queue_pauses (queue, reason) VALUES (\(queue), \(reason))
+        ON CONFLICT (queue) DO UPDATE SET reason = excluded.reason, paused_at = now()
+        """
+    }
+
+    /// Resuming wakes the queue's workers at once. Returns a row when the queue was paused.
+    static func resume(queue: String) -> PostgresQuery {
+        """
+        WITH resumed AS (DELETE FROM queue_pauses WHERE queue = \(queue) RETURNING queue)
+        SELECT pg_notify('\(unescaped: channel)', queue || ' 0') FROM resumed
+        """
+    }
+
+    static let pauses: PostgresQuery = "SELECT queue, reason, paused_at FROM queue_pauses ORDER BY queue"
 }

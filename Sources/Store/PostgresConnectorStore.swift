@@ -48,10 +48,11 @@ public struct PostgresConnectorStore: ConnectorStore {
         return ids
     }
 
+    public func forgetParked(_ id: UUID) async throws {
+        _ = try await client.query(ConnectorSQL.forgetParked(id: id), logger: logger).collect()
+    }
+
     public func audit(_ event: AuditEvent) async throws {
-        let metadata = String(decoding: try JSONSerialization.data(withJSONObject: event.metadata, options: [.sortedKeys]), as: UTF8.self)
-        _ = try await client.query(ConnectorSQL.audit(
-            userID: event.userID, type: event.type, connector: event.connector, result: event.result, metadata: metadata),
-            logger: logger).collect()
+        try await PostgresAuditStore(client: client, logger: logger).record(event)
     }
 }

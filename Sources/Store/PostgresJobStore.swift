@@ -220,6 +220,25 @@ public struct PostgresJobStore: JobStore {
         return false
     }
 
+    /// Pauses a queue: workers claim nothing more from it until it is resumed.
+    public func pause(queue: String, reason: String?) async throws {
+        _ = try await run(JobSQL.pause(queue: queue, reason: reason)).collect()
+    }
+
+    /// Resumes a paused queue and wakes its workers; false when it was not paused.
+    public func resume(queue: String) async throws -> Bool {
+        try await run(JobSQL.resume(queue: queue)).collect().count > 0
+    }
+
+    /// Paused queues, with the reason given and when.
+    public func pauses() async throws -> [QueuePause] {
+        var pauses: [QueuePause] = []
+        for try await (queue, reason, at) in try await run(JobSQL.pauses).decode((String, String?, Date).self) {
+            pauses.append(QueuePause(queue: queue, reason: reason, pausedAt: at))
+        }
+        return pauses
+    }
+
     public func retry(_ id: JobID) async throws -> Bool {
         do {
             for try await marker in try await run(JobSQL.retry(id: id.uuid)).decode(UUID?.self) where marker != nil {
@@ -243,7 +262,7 @@ public struct PostgresJobStore: JobStore {
 
 /// Store errors that callers act on. `description` is safe to log: ids and codes, never payloads.
 public struct StoreError: Error, CustomStringConvertible, Equatable {
-    private enum Code: Equatable { case uniqueKeyTaken, migration }
+    private enum Code: Equatable { case uniqueKeyTaken, migration, privacyRequestMissing }
     private let code: Code
     public let message: String
 
@@ -252,5 +271,15 @@ public struct StoreError: Error, CustomStringConvertible, Equatable {
             "job \(id) cannot be retried: another job with its unique key is queued or running; cancel that one first")
     }
     public static func migration(_ message: String) -> StoreError { StoreError(code: .migration, message: message) }
+    public static func privacyRequestMissing(_ id: UUID) -> StoreError {
+        StoreError(code: .privacyRequestMissing, message: "no privacy request \(id.uuidString.lowercased())")
+    }
     public var description: String { message }
+}
+
+/// A paused queue (`alfred jobs pause`).
+public struct QueuePause: Sendable, Codable, Equatable {
+    public let queue: String
+    public let reason: String?
+    public let pausedAt: Date
 }

@@ -26,3 +26,24 @@ public struct BrokerProviderTokenSource: ProviderTokenSource {
         try await client.apnsProviderToken(rejected: rejected)
     }
 }
+
+/// How the delete-all job revokes a user's Google grants: through the broker, which alone can open
+/// the refresh token. A connector the broker no longer knows is gone (deleted and revoked before).
+public struct BrokerRevoker: ConnectorRevoker {
+    let client: BrokerClient
+
+    public init(client: BrokerClient) { self.client = client }
+
+    public func revoke(connector: UUID) async throws(RevocationFailure) -> RevocationResult {
+        do {
+            try await client.revoke(connectorID: connector.uuidString.lowercased())
+            return .revoked
+        } catch let error as BrokerError where error.code == .notFound {
+            return .gone
+        } catch let error as BrokerError {
+            throw RevocationFailure(retryable: error.retryable, reason: error.code.rawValue)
+        } catch {
+            throw RevocationFailure(retryable: true, reason: "broker_unavailable")
+        }
+    }
+}

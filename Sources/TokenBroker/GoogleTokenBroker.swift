@@ -91,7 +91,7 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
     }
 
     private func refresh(_ id: UUID) async throws -> AccessToken {
-        let (secret, refreshToken) = try await decrypt(id)
+        let (secret, refreshToken) = try await decrypt(id, purpose: "refresh")
         do {
             let grant = try await google.refresh(refreshToken)
             Self.refreshes("success").increment()
@@ -128,7 +128,7 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
         await cache.forget(id)
         guard let existing = try await connectors.secret(id) else { throw BrokerError.notFound("no connector \(connectorID)") }
         if existing.status == .revoked { return }
-        let (secret, refreshToken) = try await decrypt(id, allowInactive: true)
+        let (secret, refreshToken) = try await decrypt(id, purpose: "revoke", allowInactive: true)
         do {
             try await google.revoke(refreshToken)
         } catch {
@@ -136,8 +136,11 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
             throw Self.brokerError(error)
         }
         try await connectors.setStatus(id, .revoked)
+        // A connector parked by a delete-all: its sealed token was kept only for this.
+        try await connectors.forgetParked(id)
         // Again: a refresh that was in flight during the revoke may have cached a token meanwhile.
         await cache.forget(id)
+        // Dropped by the database when the user has been deleted meanwhile.
         try await connectors.audit(AuditEvent(userID: secret.userID, type: "REVOKE", result: "SUCCESS"))
     }
 
@@ -161,7 +164,7 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
     /// connector does not exist).
     private func moveToActiveVersion(_ id: UUID) async throws -> (changed: Bool, version: Int?) {
         guard let secret = try await connectors.secret(id) else { return (false, nil) }
-        guard secret.status != .revoked else { return (false, secret.keyVersion) }
+        guard secret.status != .revoked, secret.status != .revocationPending else { return (false, secret.keyVersion) }
         let context = TokenContext(connectorID: id, userID: secret.userID, keyID: secret.keyID, keyVersion: secret.keyVersion)
         let wrapped = try TokenEnvelope.wrappedDataKey(in: secret.ciphertext.unsafeValue)
         let (rewrapped, version) = try await withEvidence { try await keys.rewrap(wrapped: wrapped, context: context, attestation: $0) }
@@ -176,19 +179,29 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
     // MARK: internals
 
     /// Reads the connector's ciphertext, gets its data key through attestation, and decrypts.
-    private func decrypt(_ id: UUID, allowInactive: Bool = false) async throws -> (ConnectorSecret, Redacted<String>) {
+    private func decrypt(_ id: UUID, purpose: String, allowInactive: Bool = false) async throws -> (ConnectorSecret, Redacted<String>) {
         guard let secret = try await connectors.secret(id) else { throw BrokerError.notFound("no connector \(id.uuidString.lowercased())") }
         switch secret.status {
         case .active: break
         case .needsReconsent where !allowInactive:
             throw BrokerError.needsReconsent("the connector needs the user to connect Google again")
-        case .revoked where !allowInactive:
+        case .revoked where !allowInactive, .revocationPending where !allowInactive:
             throw BrokerError.notFound("the connector was revoked")
         default: break
         }
         let context = TokenContext(connectorID: id, userID: secret.userID, keyID: secret.keyID, keyVersion: secret.keyVersion)
         let wrapped = try TokenEnvelope.wrappedDataKey(in: secret.ciphertext.unsafeValue)
-        let sealed = try await withEvidence { try await keys.decrypt(wrapped: wrapped, context: context, attestation: $0) }
+        let sealed: [UInt8]
+        do {
+            sealed = try await withEvidence { try await keys.decrypt(wrapped: wrapped, context: context, attestation: $0) }
+        } catch let error as BrokerError where error.code == .denied {
+            try? await connectors.audit(AuditEvent(userID: secret.userID, type: "BROKER_DECISION", result: "DENIED",
+                                                   metadata: ["operation": purpose, "reason": "attestation_refused"]))
+            throw error
+        }
+        // The key service allowed this broker to open the user's refresh token.
+        try await connectors.audit(AuditEvent(userID: secret.userID, type: "BROKER_DECISION", result: "PERMITTED",
+                                              metadata: ["operation": purpose]))
         let dataKey = try RecipientCipher.open(sealed, with: evidence.recipientKey)
         let plaintext = try TokenEnvelope.open(secret.ciphertext.unsafeValue, context: context, dataKey: dataKey)
         return (secret, Redacted(String(decoding: plaintext, as: UTF8.self)))

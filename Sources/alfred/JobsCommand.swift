@@ -8,7 +8,7 @@ struct JobsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jobs",
         abstract: "Inspect and steer the queue.",
-        subcommands: [Stats.self, List.self, Retry.self, Cancel.self, Enqueue.self])
+        subcommands: [Stats.self, List.self, Retry.self, Cancel.self, Pause.self, Resume.self, Enqueue.self])
 
     struct Stats: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Counts by queue and state, and the oldest due age.")
@@ -17,12 +17,17 @@ struct JobsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let logger = database.bootstrapLogging()
-            let stats = try await withPostgres(try database.database(), logger: logger) { client in
-                try await PostgresJobStore(client: client, logger: logger).stats()
+            let (stats, pauses) = try await withPostgres(try database.database(), logger: logger) { client in
+                let store = PostgresJobStore(client: client, logger: logger)
+                return (try await store.stats(), try await store.pauses())
             }
             if json {
                 print(try String(decoding: JSONEncoder.pretty.encode(stats), as: UTF8.self))
                 return
+            }
+            for pause in pauses {
+                print("queue \(pause.queue) is PAUSED since \(ISO8601DateFormatter().string(from: pause.pausedAt))"
+                      + (pause.reason.map { ": \($0)" } ?? ""))
             }
             print(pad("QUEUE", 16) + pad("STATE", 12) + "COUNT")
             for row in stats.rows { print(pad(row.queue, 16) + pad(row.state.rawValue, 12) + "\(row.count)") }
@@ -95,6 +100,36 @@ struct JobsCommand: AsyncParsableCommand {
             }
             guard done else { throw ValidationError("job \(jobID) is already finished or unknown; nothing to cancel") }
             print("job \(jobID) cancelled")
+        }
+    }
+
+    struct Pause: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Stop workers claiming from a queue (running jobs finish; due jobs wait, nothing is lost).")
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "Queue name (default, delivery, ...).") var queue: String
+        @Option(help: "Why, for whoever looks next (no personal data).") var reason: String?
+
+        func run() async throws {
+            let logger = database.bootstrapLogging()
+            try await withPostgres(try database.database(), logger: logger) { [queue, reason] client in
+                try await PostgresJobStore(client: client, logger: logger).pause(queue: queue, reason: reason)
+            }
+            print("queue \(queue) paused; `alfred jobs resume \(queue)` resumes it")
+        }
+    }
+
+    struct Resume: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Resume a paused queue; its workers wake at once.")
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "Queue name.") var queue: String
+
+        func run() async throws {
+            let logger = database.bootstrapLogging()
+            let resumed = try await withPostgres(try database.database(), logger: logger) { [queue] client in
+                try await PostgresJobStore(client: client, logger: logger).resume(queue: queue)
+            }
+            print(resumed ? "queue \(queue) resumed" : "queue \(queue) was not paused")
         }
     }
 

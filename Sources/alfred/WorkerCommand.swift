@@ -10,6 +10,7 @@ import JobQueue
 import Logging
 import Metrics
 import PostgresNIO
+import Privacy
 import Prometheus
 import ServiceLifecycle
 import Store
@@ -30,6 +31,8 @@ struct WorkerOptions: ParsableArguments {
     @Option(help: "Fallback poll interval in seconds (NOTIFY and due-time timers are the mechanism).") var pollSeconds = 5.0
     @Option(help: "Seconds running jobs get to finish after SIGTERM before they are released.") var shutdownGrace = 20.0
     @Option(help: "Hours finished jobs are kept before pruning.") var retentionHours = 72.0
+    @Option(help: "Days audit events are kept; older ones are pruned and each user's chain stays verifiable from its anchor.")
+    var auditRetentionDays = 400.0
     @Option(help: "Jobs claimed per statement.") var claimBatch = 100
     @Option(help: "The token broker's socket (env: ALFRED_BROKER_SOCKET); enables the jobs that need the broker.")
     var brokerSocket: String?
@@ -92,6 +95,10 @@ struct WorkerCommand: AsyncParsableCommand {
                 registry.register(RewrapJobs.SweepHandler(connectors: PostgresConnectorStore(client: client, logger: logger), jobs: jobs))
                 registry.register(RewrapJobs.RewrapHandler(broker: broker))
             }
+            // Delete-all runs on every worker; without a broker its revocations are parked for one that has it.
+            let privacy = PostgresPrivacyStore(client: client, logger: logger)
+            registry.register(DeleteAllHandler(store: privacy, revoker: broker.map(BrokerRevoker.init), jobs: jobs))
+            if let broker { registry.register(RevokeParkedHandler(store: privacy, revoker: BrokerRevoker(client: broker))) }
             assistant?.register(in: &registry, client: client, jobs: jobs, deliveryPool: deliveryPool)
             return registry
         }
@@ -155,14 +162,15 @@ struct AssistantSetup: Sendable {
     }
 
     func register(in registry: inout JobRegistry, client: PostgresClient, jobs: PostgresJobStore, deliveryPool: PostgresClient?) {
+        let audit = PostgresAuditStore(client: client, logger: logger)
         let environment = AssistantEnvironment(
             store: PostgresAssistantStore(client: client, jobs: jobs, logger: logger), jobs: jobs,
             readers: GoogleAPIReaders(configuration: google, http: http, tokens: tokens, logger: logger),
-            sealer: sealer, ruleSet: ruleSet)
+            sealer: sealer, ruleSet: ruleSet, audit: audit, logger: logger)
         environment.register(in: &registry)
         if let delivery {
             registry.register(PushDeliveryHandler(store: PostgresDeliveryStore(client: deliveryPool ?? client, logger: logger),
-                                                  sender: delivery, sealer: sealer))
+                                                  sender: delivery, sealer: sealer, audit: audit))
         }
     }
 
@@ -233,6 +241,11 @@ struct WorkerRuntime {
                                            interval: .seconds(300), clock: clock, logger: logger))
         services.append(Maintenance.gauges(store: store, queues: options.queues, interval: .seconds(5),
                                            clock: clock, logger: logger))
+        let audit = PostgresAuditStore(client: client, logger: logger)
+        let auditRetention = options.auditRetentionDays * 86_400
+        services.append(PeriodicService(name: "audit-prune", interval: .seconds(3600), clock: clock, logger: logger) {
+            while try await audit.prune(before: Date().addingTimeInterval(-auditRetention), limit: 5000) == 5000 {}
+        })
         services += extraServices
         services.append(StartupNotice(store: store, logger: logger, onStarted: onStarted))
         if !options.noMetrics {

@@ -1,0 +1,147 @@
+import AlfredCore
+import Foundation
+import JobQueue
+import Logging
+import Metrics
+
+/// The privacy jobs' kinds. Both are system jobs (no `user_id` on the row): deleting a user's jobs
+/// must not delete the job doing the deleting, and nothing left behind may name the user.
+public enum PrivacyKind {
+    public static let deleteAll = JobKind("privacy.delete_all", maxAttempts: 25, priority: 20)
+    /// A revocation Google did not confirm before the user was deleted, retried with backoff (days).
+    public static let revoke = JobKind("privacy.revoke", maxAttempts: 40)
+
+    public static func deleteAllJob(request: UUID) throws -> NewJob {
+        NewJob(kind: deleteAll, payload: try JobRegistry.encode(DeleteAllHandler.Payload(requestID: request)),
+               uniqueKey: "privacy.delete_all:\(request.uuidString.lowercased())")
+    }
+}
+
+/// `privacy.delete_all` (RFC §9.3): revoke every Google connector of the user through the broker,
+/// then delete every row of the user and write the one final audit record, in one transaction.
+///
+/// Every step can run again: a revoked connector is not revoked twice, parking and the deletion are
+/// idempotent, and a completed request only reports its outcome. So a worker killed anywhere loses
+/// nothing; the rescued job finishes the work. When Google keeps refusing, the local data is deleted
+/// anyway and the grant is parked for `privacy.revoke` to retry: the deletion never waits on Google.
+public struct DeleteAllHandler: JobHandler {
+    public struct Payload: Codable, Sendable {
+        public var requestID: UUID
+        public init(requestID: UUID) { self.requestID = requestID }
+        enum CodingKeys: String, CodingKey { case requestID = "request_id" }
+    }
+
+    public struct Configuration: Sendable {
+        /// Tries per connector before it is parked (retryable failures only).
+        public var revokeTries = 3
+        /// Pause between those tries.
+        public var revokePause: Duration = .milliseconds(500)
+        /// When the first retry of a parked revocation runs.
+        public var parkedRetryDelay: Duration = .seconds(60)
+        public init() {}
+    }
+
+    public let kind = PrivacyKind.deleteAll
+    let store: any PrivacyStore
+    let revoker: (any ConnectorRevoker)?
+    let jobs: any JobStore
+    let configuration: Configuration
+
+    public init(store: any PrivacyStore, revoker: (any ConnectorRevoker)?, jobs: any JobStore, configuration: Configuration = .init()) {
+        self.store = store; self.revoker = revoker; self.jobs = jobs; self.configuration = configuration
+        _ = PrivacyMetrics.duration
+    }
+
+    public func run(_ payload: Payload, context: JobContext) async throws -> JobOutcome {
+        let request = payload.requestID
+        guard let user = try await store.start(request) else {
+            context.logger.info("delete-all request already completed", metadata: ["alfred.privacy.request": "\(request)"])
+            return .done
+        }
+        for connector in try await store.connectorsToRevoke(userID: user) {
+            guard !context.isLeaseLost else { throw JobError.retry("lease lost during revocation") }
+            switch await revoke(connector) {
+            case .success(.revoked):
+                try await store.countRevoked(request)
+            case .success(.gone):
+                break
+            case .failure(let failure):
+                context.logger.warning("Google revocation did not go through; deleting anyway and parking it for retry",
+                                       metadata: ["alfred.privacy.request": "\(request)", "alfred.reason": "\(failure.reason)"])
+                try await store.parkRevocation(connector: connector, request: request)
+                _ = try await jobs.enqueue([PrivacyKind.revokeJob(connector: connector, request: request,
+                                                                  after: configuration.parkedRetryDelay)], onConflict: .keep)
+            }
+        }
+        guard !context.isLeaseLost else { throw JobError.retry("lease lost before deletion") }
+        let done = try await store.deleteUser(request)
+        if let duration = done.duration { PrivacyMetrics.duration.recordNanoseconds(duration.nanoseconds) }
+        context.logger.info("delete-all completed", metadata: [
+            "alfred.privacy.request": "\(request)", "alfred.privacy.outcome": "\(done.outcome?.rawValue ?? "?")",
+            "alfred.privacy.revoked": "\(done.connectorsRevoked)", "alfred.privacy.revocations_pending": "\(done.revocationsPending)",
+            "alfred.privacy.seconds": "\(done.duration.map { String(format: "%.3f", $0.seconds) } ?? "?")"])
+        return .done
+    }
+
+    /// A few quick tries: a blip should not leave a grant parked, but the deletion must not wait long.
+    private func revoke(_ connector: UUID) async -> Result<RevocationResult, RevocationFailure> {
+        guard let revoker else { return .failure(RevocationFailure(retryable: true, reason: "no_broker")) }
+        var last = RevocationFailure(retryable: true, reason: "not_tried")
+        for attempt in 1...max(1, configuration.revokeTries) {
+            do {
+                return .success(try await revoker.revoke(connector: connector))
+            } catch {
+                last = error
+                guard error.retryable, attempt < configuration.revokeTries else { break }
+                try? await Task.sleep(for: configuration.revokePause)
+            }
+        }
+        return .failure(last)
+    }
+}
+
+/// `privacy.revoke`: retries the revocation of a grant parked by a delete-all until Google confirms
+/// (or says the token is already dead), then nothing of it remains.
+public struct RevokeParkedHandler: JobHandler {
+    public struct Payload: Codable, Sendable {
+        public var connectorID: UUID
+        public var requestID: UUID
+        enum CodingKeys: String, CodingKey { case connectorID = "connector_id", requestID = "request_id" }
+    }
+
+    public let kind = PrivacyKind.revoke
+    let store: any PrivacyStore
+    let revoker: any ConnectorRevoker
+
+    public init(store: any PrivacyStore, revoker: any ConnectorRevoker) { self.store = store; self.revoker = revoker }
+
+    public func run(_ payload: Payload, context: JobContext) async throws -> JobOutcome {
+        do {
+            _ = try await revoker.revoke(connector: payload.connectorID)
+        } catch {
+            throw JobError.retry("revocation still failing (\(error.reason))")
+        }
+        try await store.revocationSettled(request: payload.requestID)
+        context.logger.info("parked revocation went through", metadata: ["alfred.privacy.request": "\(payload.requestID)"])
+        return .done
+    }
+}
+
+extension PrivacyKind {
+    static func revokeJob(connector: UUID, request: UUID, after delay: Duration) -> NewJob {
+        let payload = RevokeParkedHandler.Payload(connectorID: connector, requestID: request)
+        return NewJob(kind: revoke, payload: (try? JobRegistry.encode(payload)) ?? [], schedule: .after(delay),
+                      uniqueKey: "privacy.revoke:\(connector.uuidString.lowercased())")
+    }
+}
+
+enum PrivacyMetrics {
+    static let duration = Timer(label: MetricName.deleteAllDuration, preferredDisplayUnit: .seconds)
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,77 @@
+import AlfredCore
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// `PrivacyStore` on PostgreSQL (role `alfred_worker`, or the operator's).
+public struct PostgresPrivacyStore: PrivacyStore {
+    let client: PostgresClient
+    let logger: Logger
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    public func openDeleteAll(userID: UUID) async throws -> (request: UUID, created: Bool) {
+        for try await (id, created) in try await client.query(PrivacySQL.openDeleteAll(id: UUID(), userID: userID), logger: logger)
+            .decode((UUID, Bool).self) { return (id, created) }
+        // Lost a race with a request that completed in between: open a fresh one.
+        return try await openDeleteAll(userID: userID)
+    }
+
+    public func request(_ id: UUID) async throws -> PrivacyRequest? {
+        let rows = try await client.query(PrivacySQL.request(id: id), logger: logger)
+        for try await (state, requested, started, completed, revoked, pending, counts, outcome) in rows.decode(
+            (String, Date, Date?, Date?, Int32, Int32, String?, String?).self)
+        {
+            let rowsDeleted = counts.flatMap { try? JSONDecoder().decode([String: Int].self, from: Data($0.utf8)) }
+            return PrivacyRequest(id: id, state: PrivacyRequest.State(rawValue: state) ?? .queued, requestedAt: requested,
+                                  startedAt: started, completedAt: completed, connectorsRevoked: Int(revoked),
+                                  revocationsPending: Int(pending), rowsDeleted: rowsDeleted,
+                                  outcome: outcome.flatMap(PrivacyRequest.Outcome.init(rawValue:)))
+        }
+        return nil
+    }
+
+    public func start(_ request: UUID) async throws -> UUID? {
+        for try await user in try await client.query(PrivacySQL.start(id: request), logger: logger).decode(UUID?.self) {
+            return user
+        }
+        return nil
+    }
+
+    public func connectorsToRevoke(userID: UUID) async throws -> [UUID] {
+        var ids: [UUID] = []
+        for try await id in try await client.query(PrivacySQL.connectorsToRevoke(userID: userID), logger: logger)
+            .decode(UUID.self) { ids.append(id) }
+        return ids
+    }
+
+    public func countRevoked(_ request: UUID) async throws {
+        _ = try await client.query(PrivacySQL.countRevoked(id: request), logger: logger).collect()
+    }
+
+    public func parkRevocation(connector: UUID, request: UUID) async throws {
+        _ = try await client.query(PrivacySQL.park(connector: connector, request: request), logger: logger).collect()
+    }
+
+    public func deleteUser(_ request: UUID) async throws -> PrivacyRequest {
+        _ = try await client.query(PrivacySQL.deleteUser(request: request), logger: logger).collect()
+        guard let done = try await self.request(request) else { throw StoreError.privacyRequestMissing(request) }
+        return done
+    }
+
+    public func revocationSettled(request: UUID) async throws {
+        _ = try await client.query(PrivacySQL.revocationSettled(request: request), logger: logger).collect()
+    }
+
+    /// Everything stored about the user, as JSON (sealed columns named, not included).
+    public func export(userID: UUID) async throws -> String {
+        for try await json in try await client.query(PrivacySQL.export(userID: userID), logger: logger).decode(String.self) {
+            return json
+        }
+        return "{}"
+    }
+}
