@@ -164,7 +164,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        .testTarget(name: "TokenBrokerTests", dependencies: ["TokenBroker", "AlfredCore", "KeyService", "Store", "AlfredTesting", "StandIns", "JobQueue",
+        .testTarget(name: "TokenBrokerTests", dependencies: ["TokenBroker", "AlfredCore", "KeyService", "Store", "AlfredTesting", "StandIns", "JobQueue", "Privacy",
             .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

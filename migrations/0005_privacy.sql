@@ -261,7 +261,8 @@ BEGIN
     DELETE FROM preferences WHERE user_id = v_user;
     GET DIAGNOSTICS v_n = ROW_COUNT; v_counts := v_counts || jsonb_build_object('preferences', v_n); v_total := v_total + v_n;
     DELETE FROM audit_heads WHERE user_id = v_user;
-    DELETE FROM audit_events WHERE user_id = v_user;
+    -- An earlier request's final record stays: it is the proof of that deletion.
+    DELETE FROM audit_events WHERE user_id = v_user AND event_type <> 'DELETE_ALL';
     GET DIAGNOSTICS v_n = ROW_COUNT; v_counts := v_counts || jsonb_build_object('audit_events', v_n); v_total := v_total + v_n;
     DELETE FROM users WHERE id = v_user;
     GET DIAGNOSTICS v_n = ROW_COUNT; v_counts := v_counts || jsonb_build_object('users', v_n); v_total := v_total + v_n;

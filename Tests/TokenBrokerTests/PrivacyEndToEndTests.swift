@@ -1,0 +1,234 @@
+import AlfredCore
+import AlfredTesting
+import Foundation
+import NIOCore
+import PostgresNIO
+import StandIns
+import Store
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Delete-all end to end: the real broker and key service, the Google stand-in, real `alfred worker`
+/// processes (role `alfred_worker`) and the operator's `alfred privacy …` commands.
+@Suite struct PrivacyEndToEndTests {
+    static let revokePath = OAuthEndpoints.revokePath
+
+    func worker(_ w: BrokerWorld.Running) throws -> ChildProcess {
+        var url = w.world.ownerURL
+        url.username = "alfred_worker"
+        return try ChildProcess(AlfredBinary.path, [
+            "worker", "--queue", "default", "--broker-socket", w.world.brokerSocket, "--lease-seconds", "2",
+            "--rescue-seconds", "1", "--poll-seconds", "1", "--no-metrics",
+        ], environment: ["ALFRED_DATABASE_URL": url.secretString.unsafeValue, "ALFRED_LOG_LEVEL": "info"])
+    }
+
+    func alfred(_ w: BrokerWorld.Running, _ arguments: [String]) async throws -> (code: Int32, output: String) {
+        try await run(AlfredBinary.path, arguments, environment: ["ALFRED_DATABASE_URL": w.world.ownerURL.secretString.unsafeValue])
+    }
+
+    func owner<T: Sendable>(_ w: BrokerWorld.Running, _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
+        try await TestDatabase.withClient(w.world.ownerURL, body)
+    }
+
+    /// Rows of every kind a user accumulates, written as the services would (sealed values are opaque
+    /// bytes here). `unique_key` spells the user id, as some job keys do.
+    static func seedRows(_ client: PostgresClient, user: UUID, connector: UUID) async throws {
+        let device = UUID(), key = "reminder:\(UUID().uuidString.lowercased())"
+        let statements: [PostgresQuery] = [
+            "INSERT INTO users (id) VALUES (\(user)) ON CONFLICT DO NOTHING",
+            "INSERT INTO preferences (user_id, time_zone) VALUES (\(user), 'Europe/Berlin')",
+            "INSERT INTO devices (id, user_id, apns_token_ciphertext, environment, token_key) VALUES (\(device), \(user), '\\x0102', 'sandbox', \(UUID().uuidString))",
+            "INSERT INTO sync_cursors (connector_id, user_id, kind, state_ciphertext) VALUES (\(connector), \(user), 'calendar', '\\x03')",
+            "INSERT INTO notifications (idempotency_key, user_id, kind, state) VALUES (\(key), \(user), 'meeting.reminder', 'delivered')",
+            "INSERT INTO push_sends (idempotency_key, device_id, user_id, state, apns_id) VALUES (\(key), \(device), \(user), 'accepted', \(UUID()))",
+            "INSERT INTO mail_alerts (user_id, message_key, message_ciphertext, disposition, score) VALUES (\(user), 'mk', '\\x04', 'alerted', 90)",
+            "INSERT INTO jobs (id, user_id, kind, due_at, max_attempts, unique_key) VALUES (\(UUID()), \(user), 'mail.check', now() + interval '1 hour', 5, \("mail.check:" + user.uuidString.lowercased()))",
+            // A job some worker is running right now (its lease is someone else's).
+            """
+            INSERT INTO jobs (id, user_id, kind, state, due_at, max_attempts, attempts, lease_owner, lease_token, leased_until)
+            VALUES (\(UUID()), \(user), 'calendar.sync', 'running', now(), 5, 1, 'elsewhere', \(UUID()), now() + interval '1 hour')
+            """,
+        ]
+        for statement in statements { _ = try await client.query(statement, logger: TestDatabase.quietLogger).collect() }
+    }
+
+    /// Every column of every table in `public` that holds the user's id, as text, as its 16 bytes or
+    /// spelled out inside bytes: "table.column" -> rows.
+    static func references(to user: UUID, in client: PostgresClient) async throws -> [String: Int] {
+        let columns = try await client.query("""
+            SELECT c.table_name, c.column_name, c.data_type FROM information_schema.columns c
+            JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+            WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE'
+            """, logger: TestDatabase.quietLogger).collect().map { try $0.decode((String, String, String).self) }
+        #expect(columns.count > 60, "the scan sees the schema")
+        let text = user.uuidString.lowercased()
+        var hits: [String: Int] = [:]
+        for (table, column, type) in columns {
+            let predicate = type == "bytea"
+                ? "(position(convert_to($1, 'UTF8') IN \"\(column)\") > 0 OR position(decode(replace($1, '-', ''), 'hex') IN \"\(column)\") > 0)"
+                : "strpos(lower(\"\(column)\"::text), $1) > 0"
+            var bindings = PostgresBindings()
+            bindings.append(text)
+            let count = try await client.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \"\(table)\" WHERE \(predicate)", binds: bindings),
+                                               logger: TestDatabase.quietLogger).collect().first?.decode(Int.self) ?? 0
+            if count > 0 { hits["\(table).\(column)"] = count }
+        }
+        return hits
+    }
+
+    static func requestID(in output: String) -> String? {
+        output.firstMatch(of: /request_id: ([0-9a-f-]{36})/).map { String($0.1) }
+    }
+
+    func revokeCalls(_ w: BrokerWorld.Running) -> [RecordedRequest] {
+        w.google.recordedRequests().filter { $0.path == Self.revokePath && $0.method == "POST" }
+    }
+
+    @Test func deleteAllRevokesAtGoogleAndLeavesOnlyTheFinalAuditRecord() async throws {
+        let world = try await BrokerWorld.make()
+        defer { world.remove() }
+        try await world.run { w in
+            let first = try await w.connect(), second = try await w.connect()
+            // A forced refresh within 5 s of the last mint reuses it (AccessTokenCache); wait that out.
+            try await Task.sleep(for: .milliseconds(5100))
+            let token = try await w.broker.accessToken(connectorID: first.uuidString, forceRefresh: true)
+            let other = UUID(), otherConnector = UUID()
+            try await owner(w) { client in
+                try await Self.seedRows(client, user: w.world.userID, connector: first)
+                _ = try await client.query("INSERT INTO users (id) VALUES (\(other))", logger: TestDatabase.quietLogger).collect()
+                _ = try await client.query("""
+                    INSERT INTO connectors (id, user_id, provider, scopes, refresh_token_ciphertext, token_key_id, status)
+                    VALUES (\(otherConnector), \(other), 'google', '{}', '\\x01', 'kek-main', 'ACTIVE')
+                    """, logger: TestDatabase.quietLogger).collect()
+                try await Self.seedRows(client, user: other, connector: otherConnector)
+            }
+            // The trail so far holds no token, address or Google account id.
+            let secrets = [token.token.unsafeValue, "ada@example.com", BrokerWorld.subject] + w.google.issuedRefreshTokens(subject: BrokerWorld.subject)
+            let trail = try await owner(w) { client in
+                try await client.query("SELECT event_type || ' ' || coalesce(connector, '') || ' ' || result || ' ' || redacted_metadata::text FROM audit_events",
+                                       logger: TestDatabase.quietLogger).collect().map { try $0.decode(String.self) }
+            }
+            #expect(trail.contains { $0.hasPrefix("CONNECT google SUCCESS") } && trail.contains { $0.hasPrefix("TOKEN_REFRESH google SUCCESS") }
+                    && trail.contains { $0.hasPrefix("BROKER_DECISION google PERMITTED") }, "\(trail)")
+            for secret in secrets { #expect(!trail.joined().contains(secret)) }
+            let otherBefore = try await owner(w) { try await Self.references(to: other, in: $0) }
+
+            let worker = try worker(w)
+            defer { worker.signal(SIGKILL) }
+            let deleted = try await alfred(w, ["privacy", "delete-all", "--user", w.world.userID.uuidString, "--wait", "--timeout", "60"])
+            #expect(deleted.code == 0, "\(deleted.output)\n\(worker.output)")
+            #expect(deleted.output.contains("state: COMPLETED") && deleted.output.contains("outcome: DELETED"), "\(deleted.output)")
+            #expect(deleted.output.contains("connectors_revoked: 2") && deleted.output.contains("revocations_pending: 0"), "\(deleted.output)")
+            let duration = try #require(deleted.output.firstMatch(of: /duration_seconds: ([0-9.]+)/).flatMap { Double($0.1) })
+            #expect(duration < 10, "under 10 s per user")
+
+            // Google saw one revocation per connector, and both grants are dead.
+            #expect(revokeCalls(w).map(\.status) == [200, 200])
+            for refresh in w.google.issuedRefreshTokens(subject: BrokerWorld.subject) {
+                #expect(!w.google.revokeRefreshToken(refresh), "already revoked")
+            }
+            // Nothing anywhere holds the user's id but the one final audit record; the other user is untouched.
+            let left = try await owner(w) { try await Self.references(to: w.world.userID, in: $0) }
+            #expect(left == ["audit_events.user_id": 1], "\(left)")
+            #expect(try await owner(w) { try await Self.references(to: other, in: $0) } == otherBefore)
+            let final = try await owner(w) { client in
+                try await client.query("SELECT event_type, result, redacted_metadata::text, seq FROM audit_events WHERE user_id = \(w.world.userID)",
+                                       logger: TestDatabase.quietLogger).collect().map { try $0.decode((String, String, String, Int64).self) }
+            }
+            #expect(final.count == 1 && final[0].0 == "DELETE_ALL" && final[0].1 == "SUCCESS", "\(final)")
+            #expect(final[0].2.contains("\"connectors_revoked\": 2") && final[0].3 > 1, "continues the erased chain: \(final)")
+            let verified = try await alfred(w, ["audit", "verify", "--user", w.world.userID.uuidString])
+            #expect(verified.code == 0 && verified.output.contains("intact: 1 event(s)"), "\(verified.output)")
+            // A worker still asking for the user's token gets nothing.
+            await #expect(throws: (any Error).self) { _ = try await w.broker.accessToken(connectorID: first.uuidString) }
+
+            // Again, for the same user: nothing left to delete, nothing more written, no call to Google.
+            let again = try await alfred(w, ["privacy", "delete-all", "--user", w.world.userID.uuidString, "--wait", "--timeout", "60"])
+            #expect(again.output.contains("outcome: NOTHING_TO_DELETE"), "\(again.output)")
+            #expect(try await owner(w) { try await Self.references(to: w.world.userID, in: $0) } == ["audit_events.user_id": 1])
+            #expect(revokeCalls(w).count == 2)
+            // And the first request's status is unchanged.
+            let status = try await alfred(w, ["privacy", "status", try #require(Self.requestID(in: deleted.output)), "--json"])
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any])
+            #expect(json["state"] as? String == "COMPLETED" && json["connectors_revoked"] as? Int == 2, "\(status.output)")
+            #expect(json["user_id"] == nil)
+            _ = second
+        }
+    }
+
+    @Test func aWorkerKilledInTheMiddleOfDeleteAllIsReplacedAndTheOutcomeIsTheSame() async throws {
+        let world = try await BrokerWorld.make()
+        defer { world.remove() }
+        try await world.run { w in
+            let connector = try await w.connect()
+            try await owner(w) { try await Self.seedRows($0, user: w.world.userID, connector: connector) }
+            // Google takes 30 s to answer the first revocation: the worker is killed while it waits.
+            _ = try w.google.injectFault(FaultRule(match: .init(method: "POST", path: Self.revokePath), response: nil,
+                                                   delayMilliseconds: 30_000, times: 1))
+            let doomed = try worker(w)
+            let queued = try await alfred(w, ["privacy", "delete-all", "--user", w.world.userID.uuidString])
+            let request = try #require(Self.requestID(in: queued.output), "\(queued.output)")
+            #expect(try await eventually {
+                try await alfred(w, ["privacy", "status", request]).output.contains("state: RUNNING")
+            }, "\(doomed.output)")
+            try await Task.sleep(for: .milliseconds(500))
+            doomed.signal(SIGKILL)
+            _ = await doomed.exitCode()
+            #expect(try await owner(w) { try await Self.references(to: w.world.userID, in: $0) }["users.id"] == 1, "nothing deleted yet")
+
+            // The operator repeats the command: same request; a new worker rescues the job and finishes it.
+            let rescuer = try worker(w)
+            defer { rescuer.signal(SIGKILL) }
+            let waited = try await alfred(w, ["privacy", "delete-all", "--user", w.world.userID.uuidString, "--wait", "--timeout", "60"])
+            #expect(waited.output.contains("request_id: \(request) (already open for this user)"), "\(waited.output)")
+            #expect(waited.output.contains("outcome: DELETED") && waited.output.contains("revocations_pending: 0"),
+                    "\(waited.output)\n\(rescuer.output)")
+            #expect(try await owner(w) { try await Self.references(to: w.world.userID, in: $0) } == ["audit_events.user_id": 1])
+            for refresh in w.google.issuedRefreshTokens(subject: BrokerWorld.subject) {
+                #expect(!w.google.revokeRefreshToken(refresh), "revoked at Google")
+            }
+            #expect(try await alfred(w, ["audit", "verify", "--user", w.world.userID.uuidString]).code == 0)
+        }
+    }
+
+    @Test func whenGoogleKeepsRefusingTheDataIsDeletedAnywayAndTheRevocationIsRetriedLater() async throws {
+        let world = try await BrokerWorld.make()
+        defer { world.remove() }
+        try await world.run { w in
+            let connector = try await w.connect()
+            try await owner(w) { try await Self.seedRows($0, user: w.world.userID, connector: connector) }
+            let outage = try w.google.injectFault(FaultRule(match: .init(method: "POST", path: Self.revokePath),
+                                                            response: .unavailable(), times: nil))
+            let worker = try worker(w)
+            defer { worker.signal(SIGKILL) }
+            let deleted = try await alfred(w, ["privacy", "delete-all", "--user", w.world.userID.uuidString, "--wait", "--timeout", "60"])
+            #expect(deleted.output.contains("outcome: DELETED") && deleted.output.contains("connectors_revoked: 0"), "\(deleted.output)")
+            #expect(deleted.output.contains("revocations_pending: 1"), "\(deleted.output)")
+            #expect(revokeCalls(w).count >= 3 && revokeCalls(w).allSatisfy { $0.status == 503 })
+            // Everything is gone but the final record and what the revocation needs (the sealed token).
+            let left = try await owner(w) { try await Self.references(to: w.world.userID, in: $0) }
+            #expect(left == ["audit_events.user_id": 1, "connector_revocations.user_id": 1], "\(left)")
+            let result = try await owner(w) { client in
+                try await client.query("SELECT result FROM audit_events WHERE user_id = \(w.world.userID)", logger: TestDatabase.quietLogger)
+                    .collect().first?.decode(String.self)
+            }
+            #expect(result == "REVOCATION_PENDING")
+
+            // Google is back; the operator runs the pending revocation now instead of waiting for its backoff.
+            _ = w.google.removeFault(id: outage)
+            let job = try #require(try await owner(w) { client in
+                try await client.query("SELECT id FROM jobs WHERE kind = 'privacy.revoke' AND state = 'queued'", logger: TestDatabase.quietLogger)
+                    .collect().first?.decode(UUID.self)
+            })
+            #expect(try await alfred(w, ["jobs", "retry", job.uuidString]).code == 0)
+            let request = try #require(Self.requestID(in: deleted.output))
+            #expect(try await eventually(timeout: .seconds(20)) {
+                try await alfred(w, ["privacy", "status", request]).output.contains("revocations_pending: 0")
+            }, "\(worker.output)")
+            #expect(revokeCalls(w).last?.status == 200)
+            #expect(try await owner(w) { try await Self.references(to: w.world.userID, in: $0) } == ["audit_events.user_id": 1])
+        }
+    }
+}
