@@ -180,7 +180,7 @@ let package = Package(
             .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(name: "OpsTests", dependencies: ["AlfredCore", "AlfredTesting"]),
-        .testTarget(name: "AssistantTests", dependencies: ["Assistant", "GoogleAPI", "Urgency", "StandIns", "Store", "JobQueue",
+        .testTarget(name: "AssistantTests", dependencies: ["Assistant", "GoogleAPI", "Urgency", "StandIns", "Store", "JobQueue", "Privacy",
             "AlfredCore", "AlfredTesting", "TokenBroker", "KeyService", "APNs", "Telemetry",
             .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),

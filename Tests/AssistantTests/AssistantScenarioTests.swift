@@ -2,6 +2,8 @@ import AlfredCore
 import AlfredTesting
 import Foundation
 import PostgresNIO
+import Privacy
+import Store
 import StandIns
 import Testing
 @testable import Assistant
@@ -112,6 +114,21 @@ import Testing
             for needle in Self.personal {
                 #expect(try await plaintextHits(of: needle, in: world.owner) == [], "\(needle) stored in plaintext")
             }
+            // The audit trail: every Google fetch is there, redacted, and the chain verifies.
+            let trail = try await world.owner.query("""
+                SELECT event_type || ' ' || coalesce(connector, '-') || ' ' || result || ' ' || redacted_metadata::text
+                FROM audit_events WHERE user_id = \(world.userID) ORDER BY seq
+                """, logger: TestDatabase.quietLogger).collect().map { try $0.decode(String.self) }
+            for source in ["calendar\", \"operation\": \"sync", "calendar\", \"operation\": \"event", "calendar\", \"operation\": \"events",
+                           "gmail\", \"operation\": \"profile", "gmail\", \"operation\": \"history", "gmail\", \"operation\": \"metadata"] {
+                #expect(trail.contains { $0.hasPrefix("CONNECTOR_FETCH google SUCCESS") && $0.contains(source) }, "\(source): \(trail)")
+            }
+            for needle in Self.personal + [AssistantWorld.subject, "m-urgent", "evt-board"] {
+                #expect(!trail.contains { $0.localizedCaseInsensitiveContains(needle) }, "\(needle) reached the audit trail")
+            }
+            let verified = try await AuditChain.verify(userID: world.userID, store: PostgresAuditStore(client: world.owner, logger: TestDatabase.quietLogger))
+            #expect(verified.intact && verified.events == trail.count, "\(verified)")
+
             let logs = world.logs.all
             #expect(logs.count > 20, "the worker logged as it worked")
             for needle in Self.personal {

@@ -6,6 +6,7 @@ import GoogleAPI
 import JobQueue
 import Logging
 import PostgresNIO
+import Privacy
 import ServiceLifecycle
 import StandIns
 import Store
@@ -113,11 +114,13 @@ struct AssistantWorld {
                                                tokens: MintingTokenSource(google: google, user: Self.email), logger: logger)
                 let environment = AssistantEnvironment(
                     store: PostgresAssistantStore(client: client, jobs: jobs, logger: logger), jobs: jobs, readers: readers,
-                    sealer: sealer, intervals: intervals)
+                    sealer: sealer, intervals: intervals, audit: PostgresAuditStore(client: client, logger: logger), logger: logger)
                 try await Self.seedUser(owner, userID: userID, connectorID: connectorID, preferences: preferences,
                                         urgency: urgency, sealer: sealer)
                 var registry = JobRegistry()
                 environment.register(in: &registry)
+                // Without a broker here, delete-all parks what it cannot revoke (tests revoke connectors first).
+                registry.register(DeleteAllHandler(store: PostgresPrivacyStore(client: client, logger: logger), revoker: nil, jobs: jobs))
                 let listener = PostgresWakeupListener(database: workerURL, logger: logger)
                 var workerConfiguration = Worker<ContinuousClock>.Configuration()
                 workerConfiguration.pollInterval = .milliseconds(250)

@@ -54,30 +54,6 @@ import Glibc
         for statement in statements { _ = try await client.query(statement, logger: TestDatabase.quietLogger).collect() }
     }
 
-    /// Every column of every table in `public` that holds the user's id, as text, as its 16 bytes or
-    /// spelled out inside bytes: "table.column" -> rows.
-    static func references(to user: UUID, in client: PostgresClient) async throws -> [String: Int] {
-        let columns = try await client.query("""
-            SELECT c.table_name, c.column_name, c.data_type FROM information_schema.columns c
-            JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
-            WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE'
-            """, logger: TestDatabase.quietLogger).collect().map { try $0.decode((String, String, String).self) }
-        #expect(columns.count > 60, "the scan sees the schema")
-        let text = user.uuidString.lowercased()
-        var hits: [String: Int] = [:]
-        for (table, column, type) in columns {
-            let predicate = type == "bytea"
-                ? "(position(convert_to($1, 'UTF8') IN \"\(column)\") > 0 OR position(decode(replace($1, '-', ''), 'hex') IN \"\(column)\") > 0)"
-                : "strpos(lower(\"\(column)\"::text), $1) > 0"
-            var bindings = PostgresBindings()
-            bindings.append(text)
-            let count = try await client.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \"\(table)\" WHERE \(predicate)", binds: bindings),
-                                               logger: TestDatabase.quietLogger).collect().first?.decode(Int.self) ?? 0
-            if count > 0 { hits["\(table).\(column)"] = count }
-        }
-        return hits
-    }
-
     static func requestID(in output: String) -> String? {
         output.firstMatch(of: /request_id: ([0-9a-f-]{36})/).map { String($0.1) }
     }
@@ -113,7 +89,7 @@ import Glibc
             #expect(trail.contains { $0.hasPrefix("CONNECT google SUCCESS") } && trail.contains { $0.hasPrefix("TOKEN_REFRESH google SUCCESS") }
                     && trail.contains { $0.hasPrefix("BROKER_DECISION google PERMITTED") }, "\(trail)")
             for secret in secrets { #expect(!trail.joined().contains(secret)) }
-            let otherBefore = try await owner(w) { try await Self.references(to: other, in: $0) }
+            let otherBefore = try await owner(w) { try await userReferences(to: other, in: $0) }
 
             let worker = try worker(w)
             defer { worker.signal(SIGKILL) }
@@ -130,9 +106,9 @@ import Glibc
                 #expect(!w.google.revokeRefreshToken(refresh), "already revoked")
             }
             // Nothing anywhere holds the user's id but the one final audit record; the other user is untouched.
-            let left = try await owner(w) { try await Self.references(to: w.world.userID, in: $0) }
+            let left = try await owner(w) { try await userReferences(to: w.world.userID, in: $0) }
             #expect(left == ["audit_events.user_id": 1], "\(left)")
-            #expect(try await owner(w) { try await Self.references(to: other, in: $0) } == otherBefore)
+            #expect(try await owner(w) { try await userReferences(to: other, in: $0) } == otherBefore)
             let final = try await owner(w) { client in
                 try await client.query("SELECT event_type, result, redacted_metadata::text, seq FROM audit_events WHERE user_id = \(w.world.userID)",
                                        logger: TestDatabase.quietLogger).collect().map { try $0.decode((String, String, String, Int64).self) }
@@ -147,7 +123,7 @@ import Glibc
             // Again, for the same user: nothing left to delete, nothing more written, no call to Google.
             let again = try await alfred(w, ["privacy", "delete-all", "--user", w.world.userID.uuidString, "--wait", "--timeout", "60"])
             #expect(again.output.contains("outcome: NOTHING_TO_DELETE"), "\(again.output)")
-            #expect(try await owner(w) { try await Self.references(to: w.world.userID, in: $0) } == ["audit_events.user_id": 1])
+            #expect(try await owner(w) { try await userReferences(to: w.world.userID, in: $0) } == ["audit_events.user_id": 1])
             #expect(revokeCalls(w).count == 2)
             // And the first request's status is unchanged.
             let status = try await alfred(w, ["privacy", "status", try #require(Self.requestID(in: deleted.output)), "--json"])
@@ -176,7 +152,7 @@ import Glibc
             try await Task.sleep(for: .milliseconds(500))
             doomed.signal(SIGKILL)
             _ = await doomed.exitCode()
-            #expect(try await owner(w) { try await Self.references(to: w.world.userID, in: $0) }["users.id"] == 1, "nothing deleted yet")
+            #expect(try await owner(w) { try await userReferences(to: w.world.userID, in: $0) }["users.id"] == 1, "nothing deleted yet")
 
             // The operator repeats the command: same request; a new worker rescues the job and finishes it.
             let rescuer = try worker(w)
@@ -185,7 +161,7 @@ import Glibc
             #expect(waited.output.contains("request_id: \(request) (already open for this user)"), "\(waited.output)")
             #expect(waited.output.contains("outcome: DELETED") && waited.output.contains("revocations_pending: 0"),
                     "\(waited.output)\n\(rescuer.output)")
-            #expect(try await owner(w) { try await Self.references(to: w.world.userID, in: $0) } == ["audit_events.user_id": 1])
+            #expect(try await owner(w) { try await userReferences(to: w.world.userID, in: $0) } == ["audit_events.user_id": 1])
             for refresh in w.google.issuedRefreshTokens(subject: BrokerWorld.subject) {
                 #expect(!w.google.revokeRefreshToken(refresh), "revoked at Google")
             }
@@ -208,7 +184,7 @@ import Glibc
             #expect(deleted.output.contains("revocations_pending: 1"), "\(deleted.output)")
             #expect(revokeCalls(w).count >= 3 && revokeCalls(w).allSatisfy { $0.status == 503 })
             // Everything is gone but the final record and what the revocation needs (the sealed token).
-            let left = try await owner(w) { try await Self.references(to: w.world.userID, in: $0) }
+            let left = try await owner(w) { try await userReferences(to: w.world.userID, in: $0) }
             #expect(left == ["audit_events.user_id": 1, "connector_revocations.user_id": 1], "\(left)")
             let result = try await owner(w) { client in
                 try await client.query("SELECT result FROM audit_events WHERE user_id = \(w.world.userID)", logger: TestDatabase.quietLogger)
@@ -228,7 +204,7 @@ import Glibc
                 try await alfred(w, ["privacy", "status", request]).output.contains("revocations_pending: 0")
             }, "\(worker.output)")
             #expect(revokeCalls(w).last?.status == 200)
-            #expect(try await owner(w) { try await Self.references(to: w.world.userID, in: $0) } == ["audit_events.user_id": 1])
+            #expect(try await owner(w) { try await userReferences(to: w.world.userID, in: $0) } == ["audit_events.user_id": 1])
         }
     }
 }

@@ -1,0 +1,47 @@
+import AlfredCore
+import AlfredTesting
+import Foundation
+import PostgresNIO
+import Privacy
+import StandIns
+import Store
+import Testing
+@testable import Assistant
+
+/// Delete-all against the assistant's own jobs, on the in-process worker of `AssistantWorld`.
+@Suite struct PrivacyScenarioTests {
+    /// A calendar sync is waiting on Google when the user is deleted. When Google answers, the job
+    /// carries on as it would: it saves its cursor, plans reminders, records notifications, audits
+    /// the fetch, completes. None of it may bring back a row about the user.
+    @Test func aJobRunningDuringDeletionCannotRecreateAnythingAfterwards() async throws {
+        try await AssistantWorld().run(scenario: AssistantScenarioTests.scenario(boardStartsIn: 20)) { world in
+            // Every events.list waits 3 s at Google, so the first sync is in flight during the deletion.
+            _ = try world.google.injectFault(FaultRule(match: .init(method: "GET", pathRegex: "/calendar/v3/calendars/.*/events"),
+                                                       response: nil, delayMilliseconds: 3000, times: nil))
+            #expect(try await world.plan() == 3)
+            #expect(try await eventually { try await world.jobs(kind: "calendar.sync").first?.state == "running" })
+            // The user had revoked Google in the app earlier; there is nothing to revoke now.
+            _ = try await world.owner.query("UPDATE connectors SET status = 'REVOKED' WHERE id = \(world.connectorID)",
+                                            logger: TestDatabase.quietLogger).collect()
+
+            let privacy = PostgresPrivacyStore(client: world.client, logger: TestDatabase.quietLogger)
+            let request = try await privacy.openDeleteAll(userID: world.userID).request
+            _ = try await world.environment.jobs.enqueue([try PrivacyKind.deleteAllJob(request: request)], onConflict: .keep)
+            #expect(try await eventually { try await privacy.request(request)?.state == .completed })
+            let done = try #require(try await privacy.request(request))
+            #expect(done.outcome == .deleted && done.revocationsPending == 0)
+            #expect((done.rowsDeleted?["jobs"] ?? 0) >= 3, "the running sync, mail check and brief: \(String(describing: done.rowsDeleted))")
+            #expect(try await userReferences(to: world.userID, in: world.owner) == ["audit_events.user_id": 1])
+
+            // Google answers the sync that was in flight; it finishes its attempt and writes what it can.
+            let answered = { world.google.recordedRequests().filter { $0.path.hasSuffix("/events") && $0.status == 200 }.count }
+            #expect(try await eventually(timeout: .seconds(15)) { answered() >= 1 })
+            try await Task.sleep(for: .seconds(1.5))
+            #expect(try await userReferences(to: world.userID, in: world.owner) == ["audit_events.user_id": 1],
+                    "the job's writes after the deletion all failed or found nothing")
+            #expect(try await world.jobs(kind: "meeting.reminder").isEmpty, "no reminder was planned for a deleted user")
+            let logs = world.logs.all.joined(separator: "\n")
+            #expect(!logs.contains("Board sync Project Falcon"))
+        }
+    }
+}
