@@ -137,7 +137,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "alfred-bench", dependencies: [
-            "AlfredCore", "Store", "JobQueue", "AlfredTesting", "TokenBroker", "GoogleAPI", "Urgency", "Assistant", "StandIns", "APNs",
+            "AlfredCore", "Store", "JobQueue", "AlfredTesting", "TokenBroker", "GoogleAPI", "Urgency", "Assistant", "StandIns", "APNs", "Privacy",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"),

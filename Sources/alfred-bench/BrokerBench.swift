@@ -34,50 +34,19 @@ struct BrokerBench: AsyncParsableCommand {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw ValidationError("no alfred executable at \(binary); build it first: swift build -c release --product alfred")
         }
-        let folder = URL(fileURLWithPath: "/tmp/alfred-bb-\(UUID().uuidString.prefix(6))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(at: folder) }
         print("starting a private PostgreSQL, the key service, the Google stand-in and the broker as processes…")
-        let cluster = try EmbeddedPostgres(options: .init(durable: true))
-        defer { cluster.stop() }
-        let owner = try await cluster.createDatabase("bench", logger: logger)
-        try await TestDatabase.migrate(owner, logger: logger)
-        let userID = UUID()
-        try await TestDatabase.withClient(owner) { client in
-            _ = try await client.query("INSERT INTO users (id) VALUES (\(userID))", logger: logger).collect()
-        }
-        var brokerDB = owner
-        brokerDB.username = "alfred_broker"
-
-        let keys = folder.appendingPathComponent("keys").path
-        let keySocket = folder.appendingPathComponent("ks.sock").path
-        let brokerSocket = folder.appendingPathComponent("broker.sock").path
-        let initialized = try await AlfredTesting.run(binary, ["keys", "init", "--dir", keys, "--broker-executable", binary])
-        guard initialized.code == 0 else { throw ValidationError("keys init failed: \(initialized.output)") }
-        let keyService = try ChildProcess(binary, ["keys", "serve", "--dir", keys, "--socket", keySocket, "--log-level", "error"])
-        let port = try EmbeddedPostgres.freePort()
-        let google = try ChildProcess(binary, ["sandbox", "google", "--port", "\(port)", "--log-level", "error"])
-        defer { keyService.signal(SIGTERM); google.signal(SIGTERM) }
-        try await waitFor { FileManager.default.fileExists(atPath: keySocket) && google.output.contains("google stand-in") }
-        let base = "http://127.0.0.1:\(port)"
-        let environment = [
-            "ALFRED_DATABASE_URL": brokerDB.secretString.unsafeValue, "ALFRED_BROKER_SOCKET": brokerSocket,
-            "ALFRED_KEY_SERVICE_SOCKET": keySocket, "ALFRED_ATTESTATION_DIR": keys, "GOOGLE_TOKEN_URL": base + "/token",
-            "GOOGLE_REVOKE_URL": base + "/revoke", "GOOGLE_CLIENT_ID": "alfred-local.apps.googleusercontent.com",
-            "GOOGLE_CLIENT_SECRET": "alfred-local-secret", "ALFRED_LOG_LEVEL": "error",
-        ]
-        func startBroker() async throws -> ChildProcess {
-            try? FileManager.default.removeItem(atPath: brokerSocket)
-            let broker = try ChildProcess(binary, ["broker"], environment: environment)
-            try await waitFor { FileManager.default.fileExists(atPath: brokerSocket) }
-            return broker
-        }
+        let stack = try await BrokerStack.start(binary: binary, logger: logger)
+        defer { stack.stop() }
+        let userID = try await stack.newUser()
+        func startBroker() async throws -> ChildProcess { try await stack.startBroker() }
+        let base = stack.googleBase
+        let brokerSocket = stack.brokerSocket
         var broker = try await startBroker()
         let client = BrokerClient(configuration: { var c = BrokerClient.Configuration(socketPath: brokerSocket); c.connectionCount = connections; return c }())
 
         var ids: [String] = []
         for _ in 0..<connectors {
-            let (code, verifier) = try await consent(base)
+            let (code, verifier) = try await BrokerStack.consent(base)
             let connected = try await client.exchangeCode(CodeExchange(
                 userID: userID.uuidString, code: Redacted(code), codeVerifier: Redacted(verifier),
                 redirectURI: "http://127.0.0.1:9/oauth/google/callback"))
@@ -124,16 +93,81 @@ struct BrokerBench: AsyncParsableCommand {
         ]
         print(String(decoding: try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys]), as: UTF8.self))
     }
+}
+
+/// The broker as it runs in production, for benchmarks: a private durable Postgres (migrated),
+/// `alfred keys serve`, `alfred sandbox google` and `alfred broker` as separate processes.
+struct BrokerStack {
+    let binary: String
+    let folder: URL
+    let cluster: EmbeddedPostgres
+    let owner: DatabaseURL
+    let keyService: ChildProcess
+    let google: ChildProcess
+    let googleBase: String
+    let brokerSocket: String
+    let environment: [String: String]
+    let logger: Logger
+
+    static func start(binary: String, logger: Logger) async throws -> BrokerStack {
+        let folder = URL(fileURLWithPath: "/tmp/alfred-bb-\(UUID().uuidString.prefix(6))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let cluster = try EmbeddedPostgres(options: .init(durable: true))
+        let owner = try await cluster.createDatabase("bench", logger: logger)
+        try await TestDatabase.migrate(owner, logger: logger)
+        var brokerDB = owner
+        brokerDB.username = "alfred_broker"
+        let keys = folder.appendingPathComponent("keys").path
+        let keySocket = folder.appendingPathComponent("ks.sock").path
+        let brokerSocket = folder.appendingPathComponent("broker.sock").path
+        let initialized = try await AlfredTesting.run(binary, ["keys", "init", "--dir", keys, "--broker-executable", binary])
+        guard initialized.code == 0 else { throw ValidationError("keys init failed: \(initialized.output)") }
+        let keyService = try ChildProcess(binary, ["keys", "serve", "--dir", keys, "--socket", keySocket, "--log-level", "error"])
+        let port = try EmbeddedPostgres.freePort()
+        let google = try ChildProcess(binary, ["sandbox", "google", "--port", "\(port)", "--log-level", "error"])
+        try await waitFor { FileManager.default.fileExists(atPath: keySocket) && google.output.contains("google stand-in") }
+        let base = "http://127.0.0.1:\(port)"
+        let environment = [
+            "ALFRED_DATABASE_URL": brokerDB.secretString.unsafeValue, "ALFRED_BROKER_SOCKET": brokerSocket,
+            "ALFRED_KEY_SERVICE_SOCKET": keySocket, "ALFRED_ATTESTATION_DIR": keys, "GOOGLE_TOKEN_URL": base + "/token",
+            "GOOGLE_REVOKE_URL": base + "/revoke", "GOOGLE_CLIENT_ID": "alfred-local.apps.googleusercontent.com",
+            "GOOGLE_CLIENT_SECRET": "alfred-local-secret", "ALFRED_LOG_LEVEL": "error",
+        ]
+        return BrokerStack(binary: binary, folder: folder, cluster: cluster, owner: owner, keyService: keyService, google: google,
+                           googleBase: base, brokerSocket: brokerSocket, environment: environment, logger: logger)
+    }
+
+    func newUser() async throws -> UUID {
+        let userID = UUID()
+        try await TestDatabase.withClient(owner) { client in
+            _ = try await client.query("INSERT INTO users (id) VALUES (\(userID))", logger: logger).collect()
+        }
+        return userID
+    }
+
+    func startBroker() async throws -> ChildProcess {
+        try? FileManager.default.removeItem(atPath: brokerSocket)
+        let broker = try ChildProcess(binary, ["broker"], environment: environment)
+        try await Self.waitFor { FileManager.default.fileExists(atPath: brokerSocket) }
+        return broker
+    }
+
+    func stop() {
+        keyService.signal(SIGTERM)
+        google.signal(SIGTERM)
+        cluster.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
 
     /// The browser half of connect: consent at the stand-in returns a code for our PKCE challenge.
-    func consent(_ base: String) async throws -> (String, String) {
+    static func consent(_ base: String) async throws -> (String, String) {
         try await ConsentBrowser.authorize(
             authorizationURL: base + "/o/oauth2/v2/auth", clientID: "alfred-local.apps.googleusercontent.com",
             redirectURI: "http://127.0.0.1:9/oauth/google/callback", scopes: ["https://www.googleapis.com/auth/calendar.readonly"],
             state: "bench")
     }
 
-    func waitFor(_ condition: () -> Bool) async throws {
+    static func waitFor(_ condition: () -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(30)
         while !condition() {
             guard ContinuousClock.now < deadline else { throw ValidationError("a service did not start within 30 s") }
