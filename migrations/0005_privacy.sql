@@ -112,11 +112,13 @@ $$;
 
 -- Retention: removes events created before p_before, oldest first, at most p_limit, and moves each
 -- affected chain's anchor forward so what remains still verifies. Returns how many were removed.
+-- Never younger than 30 days: a compromised worker (which may call this) cannot wipe recent history.
 CREATE FUNCTION alfred_audit_prune(p_before timestamptz, p_limit int) RETURNS bigint
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE
     v_count bigint;
 BEGIN
+    p_before := least(p_before, now() - interval '30 days');
     WITH doomed AS (
         SELECT e.id, e.user_id, e.seq, e.hash FROM audit_events e
         WHERE e.created_at < p_before

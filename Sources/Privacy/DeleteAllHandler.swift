@@ -8,7 +8,7 @@ import Metrics
 /// must not delete the job doing the deleting, and nothing left behind may name the user.
 public enum PrivacyKind {
     public static let deleteAll = JobKind("privacy.delete_all", maxAttempts: 25, priority: 20)
-    /// A revocation Google did not confirm before the user was deleted, retried with backoff (days).
+    /// A revocation Google did not confirm before the user was deleted, retried with backoff for about a week.
     public static let revoke = JobKind("privacy.revoke", maxAttempts: 40)
 
     public static func deleteAllJob(request: UUID) throws -> NewJob {
@@ -111,15 +111,24 @@ public struct RevokeParkedHandler: JobHandler {
 
     public let kind = PrivacyKind.revoke
     let store: any PrivacyStore
-    let revoker: any ConnectorRevoker
+    /// nil on a worker without a broker: the job goes back for one that has it.
+    let revoker: (any ConnectorRevoker)?
 
-    public init(store: any PrivacyStore, revoker: any ConnectorRevoker) { self.store = store; self.revoker = revoker }
+    public init(store: any PrivacyStore, revoker: (any ConnectorRevoker)?) { self.store = store; self.revoker = revoker }
+
+    /// 1, 2, 4 … minutes, then every 6 hours: the 40 attempts span about a week of Google outage.
+    static func delay(attempt: Int) -> Duration {
+        .seconds(min(60 << min(max(attempt - 1, 0), 20), 6 * 3600))
+    }
 
     public func run(_ payload: Payload, context: JobContext) async throws -> JobOutcome {
+        guard let revoker else {
+            throw JobError.retry("this worker has no broker socket; another worker will revoke", after: .seconds(60))
+        }
         do {
             _ = try await revoker.revoke(connector: payload.connectorID)
         } catch {
-            throw JobError.retry("revocation still failing (\(error.reason))")
+            throw JobError.retry("revocation still failing (\(error.reason))", after: Self.delay(attempt: context.attempt))
         }
         try await store.revocationSettled(request: payload.requestID)
         context.logger.info("parked revocation went through", metadata: ["alfred.privacy.request": "\(payload.requestID)"])
@@ -128,7 +137,8 @@ public struct RevokeParkedHandler: JobHandler {
 }
 
 extension PrivacyKind {
-    static func revokeJob(connector: UUID, request: UUID, after delay: Duration) -> NewJob {
+    /// The retry job of a parked revocation; its unique key makes enqueueing it again harmless.
+    public static func revokeJob(connector: UUID, request: UUID, after delay: Duration) -> NewJob {
         let payload = RevokeParkedHandler.Payload(connectorID: connector, requestID: request)
         return NewJob(kind: revoke, payload: (try? JobRegistry.encode(payload)) ?? [], schedule: .after(delay),
                       uniqueKey: "privacy.revoke:\(connector.uuidString.lowercased())")

@@ -74,4 +74,12 @@ public struct PostgresPrivacyStore: PrivacyStore {
         }
         return "{}"
     }
+
+    /// Revocations still waiting for Google: (connector, request, parked at).
+    public func parkedRevocations() async throws -> [(connector: UUID, request: UUID, parkedAt: Date)] {
+        var parked: [(connector: UUID, request: UUID, parkedAt: Date)] = []
+        for try await (connector, request, at) in try await client.query(PrivacySQL.parkedRevocations, logger: logger)
+            .decode((UUID, UUID, Date).self) { parked.append((connector, request, at)) }
+        return parked
+    }
 }

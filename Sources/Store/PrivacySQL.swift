@@ -105,4 +105,8 @@ enum PrivacySQL {
         )::text
         """
     }
+
+    /// Revocations parked by delete-all that Google has not confirmed yet (ids only).
+    static let parkedRevocations: PostgresQuery =
+        "SELECT connector_id, request_id, parked_at FROM connector_revocations ORDER BY parked_at"
 }

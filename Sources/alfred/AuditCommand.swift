@@ -62,7 +62,9 @@ struct AuditCommand: AsyncParsableCommand {
         @Option(help: "Keep events younger than this many days.") var olderThanDays: Double
 
         func validate() throws {
-            guard olderThanDays >= 0 else { throw ValidationError("--older-than-days must not be negative") }
+            guard olderThanDays >= 30 else {
+                throw ValidationError("--older-than-days must be at least 30: the database keeps the last 30 days of every chain")
+            }
         }
 
         func run() async throws {

@@ -10,7 +10,7 @@ struct PrivacyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "privacy",
         abstract: "Delete a user's data (revoking Google first), follow the request, export what is stored.",
-        subcommands: [DeleteAll.self, Status.self, Export.self])
+        subcommands: [DeleteAll.self, Status.self, Export.self, RetryRevocations.self])
 
     struct DeleteAll: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -67,6 +67,32 @@ struct PrivacyCommand: AsyncParsableCommand {
                 print(try String(decoding: JSONEncoder.pretty.encode(request), as: UTF8.self))
             } else {
                 print(describe(request))
+            }
+        }
+    }
+
+    struct RetryRevocations: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "retry-revocations",
+            abstract: "Queue, to run now, a privacy.revoke job for every Google grant a delete-all could not revoke yet.")
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let logger = database.bootstrapLogging()
+            let parked = try await withPostgres(try database.database(), logger: logger) { client in
+                let parked = try await PostgresPrivacyStore(client: client, logger: logger).parkedRevocations()
+                let jobs = parked.map { PrivacyKind.revokeJob(connector: $0.connector, request: $0.request, after: .zero) }
+                // A live job for the same connector is moved to now; a discarded or pruned one is replaced.
+                if !jobs.isEmpty { _ = try await PostgresJobStore(client: client, logger: logger).enqueue(jobs, onConflict: .replaceSchedule) }
+                return parked
+            }
+            if parked.isEmpty {
+                print("no revocation is pending")
+            } else {
+                for entry in parked {
+                    print("connector \(entry.connector.lowercased) (request \(entry.request.lowercased), parked \(ISO8601DateFormatter().string(from: entry.parkedAt))): queued")
+                }
+                print("\(parked.count) revocation(s) queued; follow them with `alfred privacy status REQUEST_ID`")
             }
         }
     }

@@ -48,6 +48,12 @@ struct WorkerOptions: ParsableArguments {
     @Option(help: "APNs sandbox base URL.") var apnsSandboxURL = "https://api.sandbox.push.apple.com"
     @Option(help: "Extra CA certificate (PEM) to trust for APNs: the stand-in's test CA.") var apnsCAFile: String?
 
+    func validate() throws {
+        guard auditRetentionDays >= 30 else {
+            throw ValidationError("--audit-retention-days must be at least 30: the database keeps the last 30 days of every chain")
+        }
+    }
+
     func workerConfiguration(queue: String) -> Worker<ContinuousClock>.Configuration {
         var c = Worker<ContinuousClock>.Configuration()
         c.queue = queue
@@ -98,7 +104,7 @@ struct WorkerCommand: AsyncParsableCommand {
             // Delete-all runs on every worker; without a broker its revocations are parked for one that has it.
             let privacy = PostgresPrivacyStore(client: client, logger: logger)
             registry.register(DeleteAllHandler(store: privacy, revoker: broker.map(BrokerRevoker.init), jobs: jobs))
-            if let broker { registry.register(RevokeParkedHandler(store: privacy, revoker: BrokerRevoker(client: broker))) }
+            registry.register(RevokeParkedHandler(store: privacy, revoker: broker.map(BrokerRevoker.init)))
             assistant?.register(in: &registry, client: client, jobs: jobs, deliveryPool: deliveryPool)
             return registry
         }

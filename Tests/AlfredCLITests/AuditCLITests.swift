@@ -125,6 +125,13 @@ import Testing
         let verified = try await alfred(["audit", "verify", "--user", user.uuidString], url)
         #expect(verified.code == 0, "\(verified.output)")
         #expect(verified.output.contains("2 event(s), seq 4–5, anchored after seq 3"), "\(verified.output)")
+        // Recent history cannot be pruned, whatever the caller asks.
+        #expect(try await alfred(["audit", "prune", "--older-than-days", "1"], url).code != 0)
+        try await TestDatabase.withClient(url) { owner in
+            let removed = try await owner.query("SELECT alfred_audit_prune(now() + interval '1 day', 100)", logger: TestDatabase.quietLogger)
+                .collect().first?.decode(Int64.self)
+            #expect(removed == 0)
+        }
 
         // The anchor is checked: the oldest kept event must link to it.
         try await sql(url, "UPDATE audit_events SET prev_hash = set_byte(prev_hash, 5, 7) WHERE user_id = '\(user)' AND seq = 4")

@@ -3,6 +3,7 @@ import AlfredTesting
 import Foundation
 import NIOCore
 import PostgresNIO
+@testable import Privacy
 import StandIns
 import Store
 import Testing
@@ -194,11 +195,8 @@ import Glibc
 
             // Google is back; the operator runs the pending revocation now instead of waiting for its backoff.
             _ = w.google.removeFault(id: outage)
-            let job = try #require(try await owner(w) { client in
-                try await client.query("SELECT id FROM jobs WHERE kind = 'privacy.revoke' AND state = 'queued'", logger: TestDatabase.quietLogger)
-                    .collect().first?.decode(UUID.self)
-            })
-            #expect(try await alfred(w, ["jobs", "retry", job.uuidString]).code == 0)
+            let retried = try await alfred(w, ["privacy", "retry-revocations"])
+            #expect(retried.code == 0 && retried.output.contains("1 revocation(s) queued"), "\(retried.output)")
             let request = try #require(Self.requestID(in: deleted.output))
             #expect(try await eventually(timeout: .seconds(20)) {
                 try await alfred(w, ["privacy", "status", request]).output.contains("revocations_pending: 0")
@@ -206,5 +204,13 @@ import Glibc
             #expect(revokeCalls(w).last?.status == 200)
             #expect(try await owner(w) { try await userReferences(to: w.world.userID, in: $0) } == ["audit_events.user_id": 1])
         }
+    }
+
+    @Test func parkedRevocationsAreRetriedForAboutAWeek() {
+        let delays = (1...PrivacyKind.revoke.maxAttempts).map { RevokeParkedHandler.delay(attempt: $0) }
+        #expect(Array(delays.prefix(4)) == [.seconds(60), .seconds(120), .seconds(240), .seconds(480)])
+        #expect(delays.max() == .seconds(6 * 3600))
+        let total = delays.dropLast().reduce(Duration.zero, +)
+        #expect(total > .seconds(6 * 86_400) && total < .seconds(9 * 86_400), "\(total)")
     }
 }
