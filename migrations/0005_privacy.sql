@@ -221,6 +221,7 @@ DECLARE
     v_pending int;
     v_revoked int;
     v_meta jsonb;
+    v_table text;
 BEGIN
     SELECT * INTO v_req FROM privacy_requests WHERE id = p_request FOR UPDATE;
     IF NOT FOUND THEN
@@ -246,23 +247,15 @@ BEGIN
         END IF;
     END IF;
 
-    DELETE FROM jobs WHERE user_id = v_user;
-    GET DIAGNOSTICS v_n = ROW_COUNT; v_counts := v_counts || jsonb_build_object('jobs', v_n); v_total := v_total + v_n;
-    DELETE FROM push_sends WHERE user_id = v_user;
-    GET DIAGNOSTICS v_n = ROW_COUNT; v_counts := v_counts || jsonb_build_object('push_sends', v_n); v_total := v_total + v_n;
-    DELETE FROM notifications WHERE user_id = v_user;
-    GET DIAGNOSTICS v_n = ROW_COUNT; v_counts := v_counts || jsonb_build_object('notifications', v_n); v_total := v_total + v_n;
-    DELETE FROM mail_alerts WHERE user_id = v_user;
-    GET DIAGNOSTICS v_n = ROW_COUNT; v_counts := v_counts || jsonb_build_object('mail_alerts', v_n); v_total := v_total + v_n;
-    DELETE FROM sync_cursors WHERE user_id = v_user;
-    GET DIAGNOSTICS v_n = ROW_COUNT; v_counts := v_counts || jsonb_build_object('sync_cursors', v_n); v_total := v_total + v_n;
-    DELETE FROM devices WHERE user_id = v_user;
-    GET DIAGNOSTICS v_n = ROW_COUNT; v_counts := v_counts || jsonb_build_object('devices', v_n); v_total := v_total + v_n;
-    DELETE FROM connectors WHERE user_id = v_user;
-    GET DIAGNOSTICS v_n = ROW_COUNT; v_counts := v_counts || jsonb_build_object('connectors', v_n); v_total := v_total + v_n;
-    DELETE FROM preferences WHERE user_id = v_user;
-    GET DIAGNOSTICS v_n = ROW_COUNT; v_counts := v_counts || jsonb_build_object('preferences', v_n); v_total := v_total + v_n;
-    DELETE FROM audit_heads WHERE user_id = v_user;
+    -- Every per-user table (children before parents); the counts go into the request, never the rows.
+    FOREACH v_table IN ARRAY ARRAY['jobs', 'push_sends', 'notifications', 'mail_alerts', 'sync_cursors', 'devices',
+                                   'connectors', 'preferences', 'audit_heads'] LOOP
+        EXECUTE format('DELETE FROM %I WHERE user_id = $1', v_table) USING v_user;
+        GET DIAGNOSTICS v_n = ROW_COUNT;
+        IF v_table <> 'audit_heads' THEN
+            v_counts := v_counts || jsonb_build_object(v_table, v_n); v_total := v_total + v_n;
+        END IF;
+    END LOOP;
     -- An earlier request's final record stays: it is the proof of that deletion.
     DELETE FROM audit_events WHERE user_id = v_user AND event_type <> 'DELETE_ALL';
     GET DIAGNOSTICS v_n = ROW_COUNT; v_counts := v_counts || jsonb_build_object('audit_events', v_n); v_total := v_total + v_n;

@@ -34,8 +34,10 @@ import Testing
             #expect(try await userReferences(to: world.userID, in: world.owner) == ["audit_events.user_id": 1])
 
             // Google answers the sync that was in flight; it finishes its attempt and writes what it can.
+            // (On a loaded machine a heartbeat may find the lease gone first and stop the job instead:
+            // then it writes nothing, which is the other way this must end.)
             let answered = { world.google.recordedRequests().filter { $0.path.hasSuffix("/events") && $0.status == 200 }.count }
-            #expect(try await eventually(timeout: .seconds(15)) { answered() >= 1 })
+            _ = try await eventually(timeout: .seconds(15)) { answered() >= 1 }
             try await Task.sleep(for: .seconds(1.5))
             #expect(try await userReferences(to: world.userID, in: world.owner) == ["audit_events.user_id": 1],
                     "the job's writes after the deletion all failed or found nothing")

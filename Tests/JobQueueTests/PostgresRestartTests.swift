@@ -21,9 +21,21 @@ import Testing
             return .done
         })
         let harness = WorkerHarness(configure: { $0.concurrency = 4; $0.claimBatch = 4; $0.pollInterval = .milliseconds(500) })
-        let (ids, progress) = try await harness.run(url, registry: registry) { store, _ in
-            try await Self.restartMidway(cluster: cluster, url: url, store: store, log: log)
+        let registered = registry
+        // Not awaited past its deadline: a pool stuck after the restart (below) can also hang the
+        // worker's graceful shutdown, and that must not hang the whole test run.
+        let work = Task {
+            try await harness.run(url, registry: registered) { store, _ in
+                try await Self.restartMidway(cluster: cluster, url: url, store: store, log: log)
+            }
         }
+        guard let outcome = await Self.value(of: work, within: .seconds(150)) else {
+            withKnownIssue("postgres-nio pool did not reconnect after the server restart", isIntermittent: true) {
+                Issue.record("the worker did not finish and shut down within 150 s of a Postgres restart")
+            }
+            return
+        }
+        let (ids, progress) = try outcome.get()
         if progress.after == progress.before, progress.after < ids.count {
             // The worker's connection pool (postgres-nio's PostgresClient) opened no connection after the
             // restart: seen in about 1 run in 6 on a loaded 2-core machine, never on a quiet one. The
@@ -40,6 +52,21 @@ import Testing
     }
 
     static let kind = JobKind("test.steady")
+
+    /// The task's result, or nil if it has not finished within `limit` (the task is then left running).
+    static func value<T: Sendable>(of task: Task<T, any Error>, within limit: Duration) async -> Result<T, any Error>? {
+        let (stream, continuation) = AsyncStream<Result<T, any Error>?>.makeStream()
+        let waiter = Task {
+            do { continuation.yield(.success(try await task.value)) } catch { continuation.yield(.failure(error)) }
+        }
+        let timer = Task {
+            try? await Task.sleep(for: limit)
+            continuation.yield(nil)
+        }
+        defer { timer.cancel(); _ = waiter }
+        for await first in stream { return first }
+        return nil
+    }
 
     /// Completed jobs, counted on a connection of its own (the pools under test may be stuck).
     static func completed(_ url: DatabaseURL) async -> Int? {
