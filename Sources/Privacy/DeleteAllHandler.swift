@@ -55,6 +55,10 @@ public struct DeleteAllHandler: JobHandler {
     public func run(_ payload: Payload, context: JobContext) async throws -> JobOutcome {
         let request = payload.requestID
         guard let user = try await store.start(request) else {
+            // Requests are never deleted: one that is not there was never made (a hand-written job).
+            guard try await store.request(request) != nil else {
+                throw JobError.discard("no privacy request \(request.uuidString.lowercased())")
+            }
             context.logger.info("delete-all request already completed", metadata: ["alfred.privacy.request": "\(request)"])
             return .done
         }
@@ -69,13 +73,13 @@ public struct DeleteAllHandler: JobHandler {
                 context.logger.warning("Google revocation did not go through; deleting anyway and parking it for retry",
                                        metadata: ["alfred.privacy.request": "\(request)", "alfred.reason": "\(failure.reason)"])
                 try await store.parkRevocation(connector: connector, request: request)
-                _ = try await jobs.enqueue([PrivacyKind.revokeJob(connector: connector, request: request,
+                _ = try await jobs.enqueue([try PrivacyKind.revokeJob(connector: connector, request: request,
                                                                   after: configuration.parkedRetryDelay)], onConflict: .keep)
             }
         }
         guard !context.isLeaseLost else { throw JobError.retry("lease lost before deletion") }
         let done = try await store.deleteUser(request)
-        if let duration = done.duration { PrivacyMetrics.duration.recordNanoseconds(duration.nanoseconds) }
+        if let duration = done.duration { PrivacyMetrics.duration.recordNanoseconds(Int64(duration.seconds * 1e9)) }
         context.logger.info("delete-all completed", metadata: [
             "alfred.privacy.request": "\(request)", "alfred.privacy.outcome": "\(done.outcome?.rawValue ?? "?")",
             "alfred.privacy.revoked": "\(done.connectorsRevoked)", "alfred.privacy.revocations_pending": "\(done.revocationsPending)",
@@ -138,20 +142,13 @@ public struct RevokeParkedHandler: JobHandler {
 
 extension PrivacyKind {
     /// The retry job of a parked revocation; its unique key makes enqueueing it again harmless.
-    public static func revokeJob(connector: UUID, request: UUID, after delay: Duration) -> NewJob {
+    public static func revokeJob(connector: UUID, request: UUID, after delay: Duration) throws -> NewJob {
         let payload = RevokeParkedHandler.Payload(connectorID: connector, requestID: request)
-        return NewJob(kind: revoke, payload: (try? JobRegistry.encode(payload)) ?? [], schedule: .after(delay),
+        return NewJob(kind: revoke, payload: try JobRegistry.encode(payload), schedule: .after(delay),
                       uniqueKey: "privacy.revoke:\(connector.uuidString.lowercased())")
     }
 }
 
 enum PrivacyMetrics {
     static let duration = Timer(label: MetricName.deleteAllDuration, preferredDisplayUnit: .seconds)
-}
-
-extension Duration {
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    }
 }

@@ -175,8 +175,10 @@ struct AssistantSetup: Sendable {
             sealer: sealer, ruleSet: ruleSet, audit: audit, logger: logger)
         environment.register(in: &registry)
         if let delivery {
-            registry.register(PushDeliveryHandler(store: PostgresDeliveryStore(client: deliveryPool ?? client, logger: logger),
-                                                  sender: delivery, sealer: sealer, audit: audit))
+            // Delivery's audit appends share delivery's pool: a burst must not queue on the claims' pool.
+            let pool = deliveryPool ?? client
+            registry.register(PushDeliveryHandler(store: PostgresDeliveryStore(client: pool, logger: logger), sender: delivery,
+                                                  sealer: sealer, audit: PostgresAuditStore(client: pool, logger: logger)))
         }
     }
 

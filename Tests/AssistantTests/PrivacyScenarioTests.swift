@@ -46,4 +46,31 @@ import Testing
             #expect(!logs.contains("Board sync Project Falcon"))
         }
     }
+
+    /// Delete-all jobs that name no request, or whose payload does not decode, are discarded with
+    /// their reason; nothing is deleted.
+    @Test func aDeleteAllJobForNoRequestOrWithAMalformedPayloadIsDiscardedWithItsReason() async throws {
+        try await AssistantWorld().run(scenario: AssistantScenarioTests.scenario(boardStartsIn: 20)) { world in
+            let unknown = UUID(), malformed = UUID()
+            for (id, payload) in [(unknown, "{\"request_id\": \"\(UUID().uuidString)\"}"), (malformed, "{\"request\": 5}")] {
+                _ = try await world.owner.query("""
+                    INSERT INTO jobs (id, kind, payload, due_at, max_attempts) VALUES (\(id), 'privacy.delete_all', convert_to(\(payload), 'UTF8'), now(), 5)
+                    """, logger: TestDatabase.quietLogger).collect()
+            }
+            try await world.runNow(kind: "privacy.delete_all")
+            func outcome(_ id: UUID) async throws -> (String, String?)? {
+                try await world.owner.query("SELECT state, last_error FROM jobs WHERE id = \(id)", logger: TestDatabase.quietLogger)
+                    .collect().first?.decode((String, String?).self)
+            }
+            #expect(try await eventually {
+                let (a, b) = (try await outcome(unknown), try await outcome(malformed))
+                return a?.0 == "discarded" && b?.0 == "discarded"
+            })
+            let unknownError = try await outcome(unknown)?.1, malformedError = try await outcome(malformed)?.1
+            #expect(unknownError?.hasPrefix("no privacy request") == true, "\(String(describing: unknownError))")
+            #expect(malformedError?.contains("malformed payload for kind privacy.delete_all: missing key request_id") == true,
+                    "\(String(describing: malformedError))")
+            #expect(try await userReferences(to: world.userID, in: world.owner)["users.id"] == 1, "nothing was deleted")
+        }
+    }
 }
