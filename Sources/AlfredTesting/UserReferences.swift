@@ -1,23 +1,28 @@
 import Foundation
 import PostgresNIO
 
-/// Every column of every table in `public` that holds the user's id, as text, as its 16 bytes or
-/// spelled out inside bytes: "table.column" -> rows.
-public func userReferences(to user: UUID, in client: PostgresClient) async throws -> [String: Int] {
+/// Every column of every table in `public` whose value holds `needle`: as text (case-insensitive),
+/// as UTF-8 inside bytes, and, when `rawBytes` is given, as those bytes (a UUID's 16). Returns
+/// "table.column" -> rows. Used to prove what is not stored: personal strings, a deleted user's id.
+public func columnsContaining(_ needle: String, rawBytes: [UInt8]? = nil, in client: PostgresClient) async throws -> [String: Int] {
     let columns = try await client.query("""
         SELECT c.table_name, c.column_name, c.data_type FROM information_schema.columns c
         JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
         WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE'
         """, logger: TestDatabase.quietLogger).collect().map { try $0.decode((String, String, String).self) }
-    guard columns.count > 60 else { throw UserReferenceScanError(columns: columns.count) }
-    let text = user.uuidString.lowercased()
+    guard columns.count > 60 else { throw ColumnScanError(columns: columns.count) }
     var hits: [String: Int] = [:]
     for (table, column, type) in columns {
-        let predicate = type == "bytea"
-            ? "(position(convert_to($1, 'UTF8') IN \"\(column)\") > 0 OR position(decode(replace($1, '-', ''), 'hex') IN \"\(column)\") > 0)"
-            : "strpos(lower(\"\(column)\"::text), $1) > 0"
         var bindings = PostgresBindings()
-        bindings.append(text)
+        bindings.append(needle.lowercased())
+        var predicate = "strpos(lower(\"\(column)\"::text), $1) > 0"
+        if type == "bytea" {
+            predicate = "position(convert_to($1, 'UTF8') IN \"\(column)\") > 0"
+            if let rawBytes {
+                bindings.append(ByteBuffer(bytes: rawBytes))
+                predicate = "(\(predicate) OR position($2 IN \"\(column)\") > 0)"
+            }
+        }
         let count = try await client.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \"\(table)\" WHERE \(predicate)", binds: bindings),
                                            logger: TestDatabase.quietLogger).collect().first?.decode(Int.self) ?? 0
         if count > 0 { hits["\(table).\(column)"] = count }
@@ -25,7 +30,13 @@ public func userReferences(to user: UUID, in client: PostgresClient) async throw
     return hits
 }
 
-struct UserReferenceScanError: Error, CustomStringConvertible {
+/// Every place the user's id is still stored (as text, or as its 16 bytes).
+public func userReferences(to user: UUID, in client: PostgresClient) async throws -> [String: Int] {
+    let bytes = withUnsafeBytes(of: user.uuid) { Array($0) }
+    return try await columnsContaining(user.uuidString, rawBytes: bytes, in: client)
+}
+
+struct ColumnScanError: Error, CustomStringConvertible {
     let columns: Int
     var description: String { "the information_schema scan saw only \(columns) columns: is the database migrated?" }
 }

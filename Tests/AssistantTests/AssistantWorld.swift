@@ -188,24 +188,7 @@ struct MintingTokenSource: TokenSource {
 }
 
 
-/// Every text, bytea, json and array column of every table in `public`, searched for `needle`.
-/// Returns "table.column" for each hit.
+/// Every column of every table in `public` that holds `needle`, as "table.column".
 func plaintextHits(of needle: String, in client: PostgresClient) async throws -> [String] {
-    let logger = TestDatabase.quietLogger
-    let columns = try await client.query("""
-        SELECT table_name, column_name, data_type FROM information_schema.columns
-        WHERE table_schema = 'public' AND data_type IN ('text', 'character varying', 'bytea', 'jsonb', 'json', 'ARRAY')
-        """, logger: logger).collect().map { try $0.decode((String, String, String).self) }
-    var hits: [String] = []
-    for (table, column, type) in columns {
-        let predicate = type == "bytea"
-            ? "position(convert_to($1, 'UTF8') IN \"\(column)\") > 0"
-            : "strpos(lower(\"\(column)\"::text), lower($1)) > 0"
-        var bindings = PostgresBindings()
-        bindings.append(needle)
-        let query = PostgresQuery(unsafeSQL: "SELECT count(*) FROM \"\(table)\" WHERE \(predicate)", binds: bindings)
-        let count = try await client.query(query, logger: logger).collect().first?.decode(Int.self) ?? 0
-        if count > 0 { hits.append("\(table).\(column)") }
-    }
-    return hits
+    try await columnsContaining(needle, in: client).keys.sorted()
 }
