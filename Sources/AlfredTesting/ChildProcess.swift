@@ -22,6 +22,12 @@ public final class ChildProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else is inherited. SwiftNIO opens its sockets without close-on-exec, so without this
+        // a child keeps copies of every socket this process has open: a connection this process
+        // closes then stays open at the peer for as long as the child lives (a peer waiting for EOF
+        // hangs; a request written to it is never answered), and a Postgres started late in a busy
+        // process refuses to start ("insufficient file descriptors").
+        try Self.closeInheritedDescriptors(&actions)
         // Glibc's module does not export posix_spawn_file_actions_addchdir_np; coreutils' env changes directory.
         let command = directory.map { ["/usr/bin/env", "-C", $0.path, executable] } ?? [executable]
         let argv = (command + arguments).map { strdup($0) } + [nil]
@@ -36,6 +42,19 @@ public final class ChildProcess: Sendable {
             throw EmbeddedPostgresError("cannot start \(executable): \(String(cString: strerror(spawned)))")
         }
         self.pid = pid
+    }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+; Swift's Glibc module does not export
+    /// it), which closes every descriptor from 3 up in the child, atomically with the spawn.
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) throws {
+        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np") else {
+            throw EmbeddedPostgresError("this C library lacks posix_spawn_file_actions_addclosefrom_np (glibc 2.34 or newer is needed)")
+        }
+        let result = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
+        guard result == 0 else {
+            throw EmbeddedPostgresError("posix_spawn_file_actions_addclosefrom_np failed: \(String(cString: strerror(result)))")
+        }
     }
 
     /// Everything the child wrote so far (stdout and stderr interleaved).
