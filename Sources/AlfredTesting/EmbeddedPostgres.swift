@@ -36,19 +36,23 @@ public final class EmbeddedPostgres: Sendable {
     }
 
     /// Creates and starts a new cluster. Throws an actionable error when PostgreSQL is not installed.
-    public init(options: Options = .init()) throws {
-        binaries = try Self.findBinaries()
+    ///
+    /// Async, and it never blocks a thread while `initdb` and `pg_ctl` run: the cooperative pool has
+    /// as many threads as cores (two on CI), and a test process that blocks them stalls every other
+    /// suite's timers, sockets and in-process servers with it.
+    public init(options: Options = .init()) async throws {
+        binaries = try await Self.findBinaries()
         runAs = geteuid() == 0 ? (Self.userExists("postgres") ? "postgres" : "nobody") : nil
         let template = FileManager.default.temporaryDirectory.appendingPathComponent("alfred-pg-XXXXXX").path
         var buffer = Array(template.utf8CString)
         guard mkdtemp(&buffer) != nil else { throw EmbeddedPostgresError("cannot create a temp directory for Postgres") }
         directory = URL(fileURLWithPath: String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         if let runAs {
-            try Self.run("/bin/chown", [runAs, directory.path])
+            try await Self.run("/bin/chown", [runAs, directory.path])
         }
         port = try Self.freePort()
         let data = directory.appendingPathComponent("data").path
-        try runServerTool("initdb", ["-D", data, "-U", superuser, "--auth=trust", "-E", "UTF8", "--no-sync",
+        try await runServerTool("initdb", ["-D", data, "-U", superuser, "--auth=trust", "-E", "UTF8", "--no-sync",
                                      "--locale=C"])
         // Settings go into postgresql.conf (not `pg_ctl -o`), so a restart keeps the same port and socket.
         var settings = [
@@ -62,24 +66,33 @@ public final class EmbeddedPostgres: Sendable {
         handle.seekToEndOfFile()
         handle.write(Data(("\n# alfred embedded cluster\n" + settings.joined(separator: "\n") + "\n").utf8))
         try handle.close()
-        try startServer()
+        try await startServer()
     }
 
-    /// Fast shutdown and removal of the directory.
+    /// Fast shutdown and removal of the directory. Blocks its thread (it runs from `defer` and at
+    /// exit, where nothing can be awaited); async code that can should call `shutdown()`.
     public func stop() {
-        _ = try? runServerTool("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"])
+        _ = try? Self.runBlocking(command(for: "pg_ctl", stopArguments))
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Stops the server (connections drop) and returns; `start()` brings it back on the same port.
-    public func stopServer() throws {
-        try runServerTool("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"])
+    /// `stop()` without blocking a thread.
+    public func shutdown() async {
+        _ = try? await Self.run(command(for: "pg_ctl", stopArguments))
+        try? FileManager.default.removeItem(at: directory)
     }
 
-    public func startServer() throws {
-        try runServerTool("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-l",
-                                     directory.appendingPathComponent("server.log").path, "-w", "-t", "60", "start"])
+    /// Stops the server (connections drop) and returns; `startServer()` brings it back on the same port.
+    public func stopServer() async throws {
+        try await Self.run(command(for: "pg_ctl", stopArguments))
     }
+
+    public func startServer() async throws {
+        try await runServerTool("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-l",
+                                           directory.appendingPathComponent("server.log").path, "-w", "-t", "60", "start"])
+    }
+
+    private var stopArguments: [String] { ["-D", directory.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"] }
 
     /// Creates a database (and returns its URL).
     public func createDatabase(_ name: String, logger: Logger) async throws -> DatabaseURL {
@@ -95,19 +108,29 @@ public final class EmbeddedPostgres: Sendable {
         return url(database: name)
     }
 
-    private func runServerTool(_ tool: String, _ arguments: [String]) throws {
+    private func runServerTool(_ tool: String, _ arguments: [String]) async throws {
+        try await Self.run(command(for: tool, arguments))
+    }
+
+    /// The server tool's command line, run as the unprivileged user when we are root.
+    private func command(for tool: String, _ arguments: [String]) -> Command {
         let executable = binaries.appendingPathComponent(tool).path
         if let runAs {
-            try Self.run("/usr/sbin/runuser", ["-u", runAs, "--", executable] + arguments, in: directory)
-        } else {
-            try Self.run(executable, arguments, in: directory)
+            return Command(executable: "/usr/sbin/runuser", arguments: ["-u", runAs, "--", executable] + arguments, directory: directory)
         }
+        return Command(executable: executable, arguments: arguments, directory: directory)
+    }
+
+    struct Command {
+        var executable: String
+        var arguments: [String]
+        var directory: URL?
     }
 
     /// `initdb` on PATH, or Debian's `/usr/lib/postgresql/<version>/bin`, newest first. On a fresh
     /// Debian machine, as root, installs Debian's `postgresql` package first (set
     /// ALFRED_NO_AUTO_INSTALL=1 to refuse), so `swift run alfred dev` and `swift test` work there as-is.
-    static func findBinaries() throws -> URL {
+    static func findBinaries() async throws -> URL {
         if let found = locateBinaries() { return found }
         let env = ProcessInfo.processInfo.environment
         if geteuid() == 0, env["ALFRED_NO_AUTO_INSTALL"] == nil,
@@ -115,9 +138,9 @@ public final class EmbeddedPostgres: Sendable {
         {
             FileHandle.standardError.write(Data("PostgreSQL server binaries not found; installing Debian's postgresql package…\n".utf8))
             let noninteractive = ["DEBIAN_FRONTEND": "noninteractive"]
-            _ = try? runToCompletion("/usr/bin/apt-get", ["update"], environment: noninteractive)
-            _ = try? runToCompletion("/usr/bin/apt-get", ["install", "-y", "--no-install-recommends", "postgresql"],
-                                     environment: noninteractive)
+            _ = try? await AlfredTesting.run("/usr/bin/apt-get", ["update"], environment: noninteractive)
+            _ = try? await AlfredTesting.run("/usr/bin/apt-get", ["install", "-y", "--no-install-recommends", "postgresql"],
+                                             environment: noninteractive)
             if let found = locateBinaries() { return found }
         }
         throw EmbeddedPostgresError(
@@ -162,14 +185,25 @@ public final class EmbeddedPostgres: Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    @discardableResult
-    static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws -> String {
-        let (code, output) = try runToCompletion(executable, arguments, directory: directory)
+    static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil) async throws {
+        try await run(Command(executable: executable, arguments: arguments, directory: directory))
+    }
+
+    static func run(_ command: Command) async throws {
+        let (code, output) = try await AlfredTesting.run(command.executable, command.arguments, directory: command.directory)
+        try check(command, code: code, output: output)
+    }
+
+    static func runBlocking(_ command: Command) throws {
+        let (code, output) = try runToCompletion(command.executable, command.arguments, directory: command.directory)
+        try check(command, code: code, output: output)
+    }
+
+    private static func check(_ command: Command, code: Int32, output: String) throws {
         guard code == 0 else {
             throw EmbeddedPostgresError(
-                "\((executable as NSString).lastPathComponent) \(arguments.last ?? "") failed (exit \(code)): \(output.suffix(800))")
+                "\((command.executable as NSString).lastPathComponent) \(command.arguments.last ?? "") failed (exit \(code)): \(output.suffix(800))")
         }
-        return output
     }
 }
 

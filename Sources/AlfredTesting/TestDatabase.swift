@@ -7,24 +7,31 @@ import Synchronization
 /// One private cluster per test process, started on first use and removed at exit; each suite gets
 /// a fresh, migrated database of its own, so suites run in parallel without seeing each other's rows.
 public enum TestDatabase {
-    nonisolated(unsafe) private static var started: EmbeddedPostgres?
-    private static let lock = Mutex(())
+    private static let starting = Mutex<Task<EmbeddedPostgres, any Error>?>(nil)
+    private static let started = Mutex<EmbeddedPostgres?>(nil)
 
     /// The process-wide test cluster (fsync off: tests check behaviour, the benchmark checks speed).
-    public static func cluster() throws -> EmbeddedPostgres {
-        try lock.withLock { _ in
-            if let started { return started }
-            // Suites run in parallel, each with its own pools, and some start worker processes.
-            var options = EmbeddedPostgres.Options(durable: false)
-            options.maxConnections = 600
-            let cluster = try EmbeddedPostgres(options: options)
-            started = cluster
-            atexit { TestDatabase.stopAtExit() }
-            return cluster
+    /// The first caller starts it; everyone else awaits that same start, without holding a lock or
+    /// a thread while `initdb` runs.
+    public static func cluster() async throws -> EmbeddedPostgres {
+        let start = starting.withLock { starting in
+            if let starting { return starting }
+            let task = Task {
+                // Suites run in parallel, each with its own pools, and some start worker processes.
+                var options = EmbeddedPostgres.Options(durable: false)
+                options.maxConnections = 600
+                let cluster = try await EmbeddedPostgres(options: options)
+                started.withLock { $0 = cluster }
+                atexit { TestDatabase.stopAtExit() }
+                return cluster
+            }
+            starting = task
+            return task
         }
+        return try await start.value
     }
 
-    private static func stopAtExit() { started?.stop() }
+    private static func stopAtExit() { started.withLock { $0 }?.stop() }
 
     /// A new database on the test cluster with every migration applied.
     public static func fresh(logger: Logger = quietLogger) async throws -> DatabaseURL {

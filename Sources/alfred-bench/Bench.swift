@@ -39,7 +39,7 @@ struct QueueBench: AsyncParsableCommand {
             throw ValidationError("no alfred executable at \(worker); build it first: swift build -c release --product alfred")
         }
         print("starting a private PostgreSQL (server defaults: fsync on, synchronous_commit on)…")
-        let cluster = try EmbeddedPostgres(options: .init(durable: true))
+        let cluster = try await EmbeddedPostgres(options: .init(durable: true))
         defer { cluster.stop() }
         let url = try await cluster.createDatabase("bench", logger: logger)
         try await TestDatabase.migrate(url, logger: logger)

@@ -112,7 +112,7 @@ struct BrokerStack {
     static func start(binary: String, logger: Logger) async throws -> BrokerStack {
         let folder = URL(fileURLWithPath: "/tmp/alfred-bb-\(UUID().uuidString.prefix(6))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let cluster = try EmbeddedPostgres(options: .init(durable: true))
+        let cluster = try await EmbeddedPostgres(options: .init(durable: true))
         let owner = try await cluster.createDatabase("bench", logger: logger)
         try await TestDatabase.migrate(owner, logger: logger)
         var brokerDB = owner

@@ -65,7 +65,7 @@ struct BurstBench: AsyncParsableCommand {
         print("starting a private PostgreSQL, the Google stand-in (\(users) users) and the APNs stand-in…")
         var options = EmbeddedPostgres.Options(durable: true)
         if profile { options.extraSettings = ["shared_preload_libraries = 'pg_stat_statements'", "pg_stat_statements.track_planning = on"] }
-        let cluster = try EmbeddedPostgres(options: options)
+        let cluster = try await EmbeddedPostgres(options: options)
         defer { cluster.stop() }
         let owner = try await cluster.createDatabase("bench", logger: logger)
         try await TestDatabase.migrate(owner, logger: logger)

@@ -48,7 +48,7 @@ struct GoogleBench: AsyncParsableCommand {
         let scenario = folder.appendingPathComponent("scenario.json")
         try Self.scenario(users: users).write(to: scenario)
         print("starting a private PostgreSQL and the Google stand-in (\(users) users)…")
-        let cluster = try EmbeddedPostgres(options: .init(durable: true))
+        let cluster = try await EmbeddedPostgres(options: .init(durable: true))
         defer { cluster.stop() }
         let owner = try await cluster.createDatabase("bench", logger: logger)
         try await TestDatabase.migrate(owner, logger: logger)

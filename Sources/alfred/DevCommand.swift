@@ -36,7 +36,7 @@ struct DevCommand: AsyncParsableCommand {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("alfred-dev-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         print("starting a private PostgreSQL cluster…")
-        let cluster = try EmbeddedPostgres()
+        let cluster = try await EmbeddedPostgres()
         defer {
             cluster.stop()
             try? FileManager.default.removeItem(at: folder)

@@ -9,7 +9,7 @@ import Testing
 @Suite struct PostgresRestartTests {
     /// The worker logs, backs off and reconnects; no job is lost.
     @Test func workerSurvivesAPostgresRestartAndFinishesTheWork() async throws {
-        let cluster = try EmbeddedPostgres(options: .init(durable: false))
+        let cluster = try await EmbeddedPostgres(options: .init(durable: false))
         defer { cluster.stop() }
         let url = try await cluster.createDatabase("restart", logger: TestDatabase.quietLogger)
         try await TestDatabase.migrate(url, logger: TestDatabase.quietLogger)
@@ -80,9 +80,9 @@ import Testing
     {
         let ids = try await store.enqueue(Array(repeating: NewJob(kind: kind), count: 600), onConflict: .keep).compactMap(\.jobID)
         _ = try await eventually { log.counts.count >= 50 }
-        try cluster.stopServer()
+        try await cluster.stopServer()
         try await Task.sleep(for: .seconds(1))
-        try cluster.startServer()
+        try await cluster.startServer()
         let before = await completed(url) ?? 0
         _ = try await eventually(timeout: .seconds(90)) { await completed(url) == ids.count }
         return (ids, (before, await completed(url) ?? before))
