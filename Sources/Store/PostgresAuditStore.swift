@@ -16,14 +16,14 @@ public struct PostgresAuditStore: AuditStore {
 
     public func record(_ event: AuditEvent) async throws {
         let metadata = String(decoding: try JSONSerialization.data(withJSONObject: event.metadata, options: [.sortedKeys]), as: UTF8.self)
-        _ = try await client.query(AuditSQL.append(
+        _ = try await LeaseGuard.query(client, AuditSQL.append(
             userID: event.userID, type: event.type, connector: event.connector, result: event.result, metadata: metadata),
             logger: logger).collect()
     }
 
     public func entries(userID: UUID, afterSeq: Int64, limit: Int) async throws -> [AuditEntry] {
         var entries: [AuditEntry] = []
-        let rows = try await client.query(AuditSQL.entries(userID: userID, afterSeq: afterSeq, limit: limit), logger: logger)
+        let rows = try await LeaseGuard.query(client, AuditSQL.entries(userID: userID, afterSeq: afterSeq, limit: limit), logger: logger)
         for try await (id, seq, type, connector, result, metadata, micros, prev, hash) in rows.decode(
             (UUID, Int64, String, String?, String, String, Int64, ByteBuffer, ByteBuffer).self)
         {
@@ -35,7 +35,7 @@ public struct PostgresAuditStore: AuditStore {
     }
 
     public func head(userID: UUID) async throws -> AuditHead? {
-        for try await (seq, hash, prunedSeq, prunedHash) in try await client.query(AuditSQL.head(userID: userID), logger: logger)
+        for try await (seq, hash, prunedSeq, prunedHash) in try await LeaseGuard.query(client, AuditSQL.head(userID: userID), logger: logger)
             .decode((Int64, ByteBuffer, Int64, ByteBuffer).self)
         {
             return AuditHead(seq: seq, hash: Array(buffer: hash), prunedThroughSeq: prunedSeq, prunedThroughHash: Array(buffer: prunedHash))
@@ -44,7 +44,7 @@ public struct PostgresAuditStore: AuditStore {
     }
 
     public func prune(before: Date, limit: Int) async throws -> Int {
-        for try await count in try await client.query(AuditSQL.prune(before: before, limit: limit), logger: logger).decode(Int64.self) {
+        for try await count in try await LeaseGuard.query(client, AuditSQL.prune(before: before, limit: limit), logger: logger).decode(Int64.self) {
             return Int(count)
         }
         return 0

@@ -15,13 +15,13 @@ public struct PostgresConnectorStore: ConnectorStore {
     }
 
     public func insert(_ c: NewConnector) async throws {
-        _ = try await client.query(ConnectorSQL.insert(
+        _ = try await LeaseGuard.query(client, ConnectorSQL.insert(
             id: c.id, userID: c.userID, provider: c.provider, scopes: c.scopes, ciphertext: ByteBuffer(bytes: c.ciphertext),
             keyID: c.keyID, keyVersion: c.keyVersion), logger: logger).collect()
     }
 
     public func secret(_ id: UUID) async throws -> ConnectorSecret? {
-        let rows = try await client.query(ConnectorSQL.secret(id: id), logger: logger)
+        let rows = try await LeaseGuard.query(client, ConnectorSQL.secret(id: id), logger: logger)
         for try await (user, status, keyID, version, ciphertext) in rows.decode((UUID, String, String, Int32, ByteBuffer).self) {
             return ConnectorSecret(id: id, userID: user, status: ConnectorStatus(rawValue: status) ?? .revoked, keyID: keyID,
                                    keyVersion: Int(version), ciphertext: Array(buffer: ciphertext))
@@ -30,11 +30,11 @@ public struct PostgresConnectorStore: ConnectorStore {
     }
 
     public func setStatus(_ id: UUID, _ status: ConnectorStatus) async throws {
-        _ = try await client.query(ConnectorSQL.setStatus(id: id, status: status.rawValue), logger: logger).collect()
+        _ = try await LeaseGuard.query(client, ConnectorSQL.setStatus(id: id, status: status.rawValue), logger: logger).collect()
     }
 
     public func rewrapped(_ id: UUID, fromVersion: Int, toVersion: Int, ciphertext: [UInt8]) async throws -> Bool {
-        let rows = try await client.query(ConnectorSQL.rewrapped(
+        let rows = try await LeaseGuard.query(client, ConnectorSQL.rewrapped(
             id: id, fromVersion: fromVersion, toVersion: toVersion, ciphertext: ByteBuffer(bytes: ciphertext)), logger: logger)
         for try await _ in rows.decode(UUID.self) { return true }
         return false
@@ -42,14 +42,14 @@ public struct PostgresConnectorStore: ConnectorStore {
 
     public func needingRewrap(keyID: String, activeVersion: Int, after: UUID?, limit: Int) async throws -> [UUID] {
         var ids: [UUID] = []
-        for try await id in try await client.query(
+        for try await id in try await LeaseGuard.query(client, 
             ConnectorSQL.needingRewrap(keyID: keyID, activeVersion: activeVersion, after: after, limit: limit), logger: logger
         ).decode(UUID.self) { ids.append(id) }
         return ids
     }
 
     public func forgetParked(_ id: UUID) async throws {
-        _ = try await client.query(ConnectorSQL.forgetParked(id: id), logger: logger).collect()
+        _ = try await LeaseGuard.query(client, ConnectorSQL.forgetParked(id: id), logger: logger).collect()
     }
 
     public func audit(_ event: AuditEvent) async throws {

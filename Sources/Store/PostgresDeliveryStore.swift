@@ -62,7 +62,7 @@ public struct PostgresDeliveryStore: DeliveryStore {
     }
 
     public func registerDevice(userID: UUID, tokenKey: String, tokenSealed: [UInt8], environment: String) async throws -> UUID {
-        for try await id in try await client.query(DeliverySQL.registerDevice(
+        for try await id in try await LeaseGuard.query(client, DeliverySQL.registerDevice(
             id: UUID(), userID: userID, tokenKey: tokenKey, sealed: ByteBuffer(bytes: tokenSealed), environment: environment), logger: logger
         ).decode(UUID.self) { return id }
         throw PostgresDeliveryStoreError(description: "device registration returned no row")

@@ -256,13 +256,13 @@ public struct PostgresJobStore: JobStore {
         if let connection {
             return try await connection.query(query, logger: logger)
         }
-        return try await client.query(query, logger: logger)
+        return try await LeaseGuard.query(client, query, logger: logger)
     }
 }
 
 /// Store errors that callers act on. `description` is safe to log: ids and codes, never payloads.
 public struct StoreError: Error, CustomStringConvertible, Equatable {
-    private enum Code: Equatable { case uniqueKeyTaken, migration, privacyRequestMissing }
+    private enum Code: Equatable { case uniqueKeyTaken, migration, privacyRequestMissing, connectionWait }
     private let code: Code
     public let message: String
 
@@ -273,6 +273,10 @@ public struct StoreError: Error, CustomStringConvertible, Equatable {
     public static func migration(_ message: String) -> StoreError { StoreError(code: .migration, message: message) }
     public static func privacyRequestMissing(_ id: UUID) -> StoreError {
         StoreError(code: .privacyRequestMissing, message: "no privacy request \(id.uuidString.lowercased())")
+    }
+    /// No pooled connection within `limit` (see `LeaseGuard`); retryable like any unreachable database.
+    public static func connectionWait(_ limit: Duration) -> StoreError {
+        StoreError(code: .connectionWait, message: "no database connection became available within \(limit); retrying will open a new one")
     }
     public var description: String { message }
 }

@@ -15,14 +15,14 @@ public struct PostgresPrivacyStore: PrivacyStore {
     }
 
     public func openDeleteAll(userID: UUID) async throws -> (request: UUID, created: Bool) {
-        for try await (id, created) in try await client.query(PrivacySQL.openDeleteAll(id: UUID(), userID: userID), logger: logger)
+        for try await (id, created) in try await LeaseGuard.query(client, PrivacySQL.openDeleteAll(id: UUID(), userID: userID), logger: logger)
             .decode((UUID, Bool).self) { return (id, created) }
         // Lost a race with a request that completed in between: open a fresh one.
         return try await openDeleteAll(userID: userID)
     }
 
     public func request(_ id: UUID) async throws -> PrivacyRequest? {
-        let rows = try await client.query(PrivacySQL.request(id: id), logger: logger)
+        let rows = try await LeaseGuard.query(client, PrivacySQL.request(id: id), logger: logger)
         for try await (state, requested, started, completed, revoked, pending, counts, outcome) in rows.decode(
             (String, Date, Date?, Date?, Int32, Int32, String?, String?).self)
         {
@@ -36,7 +36,7 @@ public struct PostgresPrivacyStore: PrivacyStore {
     }
 
     public func start(_ request: UUID) async throws -> UUID? {
-        for try await user in try await client.query(PrivacySQL.start(id: request), logger: logger).decode(UUID?.self) {
+        for try await user in try await LeaseGuard.query(client, PrivacySQL.start(id: request), logger: logger).decode(UUID?.self) {
             return user
         }
         return nil
@@ -44,32 +44,32 @@ public struct PostgresPrivacyStore: PrivacyStore {
 
     public func connectorsToRevoke(userID: UUID) async throws -> [UUID] {
         var ids: [UUID] = []
-        for try await id in try await client.query(PrivacySQL.connectorsToRevoke(userID: userID), logger: logger)
+        for try await id in try await LeaseGuard.query(client, PrivacySQL.connectorsToRevoke(userID: userID), logger: logger)
             .decode(UUID.self) { ids.append(id) }
         return ids
     }
 
     public func countRevoked(_ request: UUID) async throws {
-        _ = try await client.query(PrivacySQL.countRevoked(id: request), logger: logger).collect()
+        _ = try await LeaseGuard.query(client, PrivacySQL.countRevoked(id: request), logger: logger).collect()
     }
 
     public func parkRevocation(connector: UUID, request: UUID) async throws {
-        _ = try await client.query(PrivacySQL.park(connector: connector, request: request), logger: logger).collect()
+        _ = try await LeaseGuard.query(client, PrivacySQL.park(connector: connector, request: request), logger: logger).collect()
     }
 
     public func deleteUser(_ request: UUID) async throws -> PrivacyRequest {
-        _ = try await client.query(PrivacySQL.deleteUser(request: request), logger: logger).collect()
+        _ = try await LeaseGuard.query(client, PrivacySQL.deleteUser(request: request), logger: logger).collect()
         guard let done = try await self.request(request) else { throw StoreError.privacyRequestMissing(request) }
         return done
     }
 
     public func revocationSettled(request: UUID) async throws {
-        _ = try await client.query(PrivacySQL.revocationSettled(request: request), logger: logger).collect()
+        _ = try await LeaseGuard.query(client, PrivacySQL.revocationSettled(request: request), logger: logger).collect()
     }
 
     /// Everything stored about the user, as JSON (sealed columns named, not included).
     public func export(userID: UUID) async throws -> String {
-        for try await json in try await client.query(PrivacySQL.export(userID: userID), logger: logger).decode(String.self) {
+        for try await json in try await LeaseGuard.query(client, PrivacySQL.export(userID: userID), logger: logger).decode(String.self) {
             return json
         }
         return "{}"
@@ -78,7 +78,7 @@ public struct PostgresPrivacyStore: PrivacyStore {
     /// Revocations still waiting for Google: (connector, request, parked at).
     public func parkedRevocations() async throws -> [(connector: UUID, request: UUID, parkedAt: Date)] {
         var parked: [(connector: UUID, request: UUID, parkedAt: Date)] = []
-        for try await (connector, request, at) in try await client.query(PrivacySQL.parkedRevocations, logger: logger)
+        for try await (connector, request, at) in try await LeaseGuard.query(client, PrivacySQL.parkedRevocations, logger: logger)
             .decode((UUID, UUID, Date).self) { parked.append((connector, request, at)) }
         return parked
     }
