@@ -264,9 +264,13 @@ import Testing
                 """, logger: TestDatabase.quietLogger).collect()
             _ = try await w.owner.query("SELECT pg_notify('alfred_jobs', 'delivery 0')", logger: TestDatabase.quietLogger).collect()
             #expect(try await w.waitForState(key) == "failed")
-            let job = try await w.owner.query("SELECT state, last_error FROM jobs WHERE unique_key = \(key)",
-                                              logger: TestDatabase.quietLogger).collect().first?.decode((String, String?).self)
-            #expect(job?.0 == "discarded")
+            // The notification ends `failed` before the worker records the job's outcome: wait for that too.
+            @Sendable func job() async throws -> (String, String?)? {
+                try await w.owner.query("SELECT state, last_error FROM jobs WHERE unique_key = \(key)",
+                                        logger: TestDatabase.quietLogger).collect().first?.decode((String, String?).self)
+            }
+            #expect(try await eventually { try await job()?.0 == "discarded" })
+            let job = try await job()
             #expect(job?.1 == "push text is missing or does not open with this host key")
             #expect(w.requests(to: phone.token).isEmpty)
         }
