@@ -16,8 +16,9 @@ enum JobSQL {
     static let noInstant = Date(timeIntervalSince1970: -62_135_596_800)  // 0001-01-01, far before any real job
     static let noUser = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
-    /// A CTE named `notified` that wakes workers for rows of `source` (which must have `queue` and
-    /// `due_at` columns and a `state` column). `horizon` is configuration, never user input. that are queued and due within `horizon` seconds.
+    /// A CTE named `notified` that wakes workers for the rows of `source` (which must have `queue`,
+    /// `due_at` and `state` columns) that are queued and due within `horizon` seconds. `horizon` is
+    /// configuration, never user input.
     /// One notification per queue per statement; Postgres folds duplicates within a transaction.
     private static func notifyCTE(source: String, horizon: Double) -> String {
         """

@@ -181,6 +181,9 @@ struct BurstBench: AsyncParsableCommand {
             lateness.sort()
             func percentile(_ p: Double) -> Double { lateness.isEmpty ? .nan : lateness[min(lateness.count - 1, Int(Double(lateness.count) * p))] }
             let accepted = try await Self.acceptedByStandIn(apnsRoot, http: apnsHTTP)
+            // Statements Postgres aborted to break a lock cycle (each costs its caller a retry after
+            // `deadlock_timeout`, 1 s).
+            let deadlocks = try await Self.count("SELECT deadlocks::int FROM pg_stat_database WHERE datname = current_database()", client)
             if profile {
                 try await TestDatabase.withClient(owner) { owner in
                     let rows = try await owner.query("""
@@ -201,7 +204,7 @@ struct BurstBench: AsyncParsableCommand {
                 "delivered": states["delivered"] ?? 0, "states": states, "apns_accepted": accepted,
                 "lateness_p50_s": (percentile(0.50) * 1000).rounded() / 1000, "lateness_p99_s": (percentile(0.99) * 1000).rounded() / 1000,
                 "lateness_max_s": ((lateness.last ?? .nan) * 1000).rounded() / 1000,
-                "over_60_s": lateness.filter { $0 > 60 }.count,
+                "over_60_s": lateness.filter { $0 > 60 }.count, "deadlocks": deadlocks,
                 "worker_peak_rss_mb": Self.peakRSS(), "rss_before_burst_mb": rssBefore,
             ]
             print(String(decoding: try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys]), as: UTF8.self))
