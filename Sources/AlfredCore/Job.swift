@@ -201,8 +201,10 @@ public struct QueueStats: Sendable, Codable, Equatable {
         public let depth: Int
         /// Seconds since the oldest ready job became due (0 when none is ready).
         public let oldestDueAgeSeconds: Double
-        public init(queue: String, depth: Int, oldestDueAgeSeconds: Double) {
-            self.queue = queue; self.depth = depth; self.oldestDueAgeSeconds = oldestDueAgeSeconds
+        /// An operator paused the queue (`alfred jobs pause`): its backlog is intended, not a fault.
+        public let paused: Bool
+        public init(queue: String, depth: Int, oldestDueAgeSeconds: Double, paused: Bool = false) {
+            self.queue = queue; self.depth = depth; self.oldestDueAgeSeconds = oldestDueAgeSeconds; self.paused = paused
         }
     }
     public let rows: [Row]

@@ -13,6 +13,7 @@ public enum MetricName {
     public static let jobStartLateness = "alfred_job_start_lateness_seconds"
     public static let queueReadyDepth = "alfred_queue_ready_depth"
     public static let queueOldestDueAge = "alfred_queue_oldest_due_age_seconds"
+    public static let queuePaused = "alfred_queue_paused"
     public static let storeErrors = "alfred_store_errors_total"
     public static let jobsPruned = "alfred_jobs_pruned_total"
 
@@ -84,6 +85,7 @@ extension MetricName {
         jobStartLateness: "Claim time minus due time per attempt (database clock), by kind.",
         queueReadyDepth: "Jobs due and waiting to be claimed, by queue.",
         queueOldestDueAge: "Age of the oldest due job not yet claimed, by queue.",
+        queuePaused: "1 while an operator has paused the queue (alfred jobs pause), else 0.",
         storeErrors: "Queue bookkeeping writes that failed, by operation.",
         jobsPruned: "Finished jobs deleted after their retention.",
         oauthRefreshes: "Google access-token refreshes by the broker, by result.",

@@ -69,17 +69,19 @@ public enum Maintenance {
         }
     }
 
-    /// Samples ready-queue depth and the oldest due age per queue.
+    /// Samples ready-queue depth, the oldest due age and whether an operator paused it, per queue.
     public static func gauges<C: Clock<Duration>>(store: any JobStore, queues: [String], interval: Duration,
                                                    clock: C, logger: Logger) -> PeriodicService<C> {
         let depth = Dictionary(uniqueKeysWithValues: queues.map { ($0, Gauge(label: MetricName.queueReadyDepth, dimensions: [("queue", $0)])) })
         let age = Dictionary(uniqueKeysWithValues: queues.map { ($0, Gauge(label: MetricName.queueOldestDueAge, dimensions: [("queue", $0)])) })
+        let paused = Dictionary(uniqueKeysWithValues: queues.map { ($0, Gauge(label: MetricName.queuePaused, dimensions: [("queue", $0)])) })
         return PeriodicService(name: "gauges", interval: interval, clock: clock, logger: logger) {
             let ready = try await store.ready()
             for queue in queues {
                 let row = ready.first { $0.queue == queue }
                 depth[queue]?.record(row?.depth ?? 0)
                 age[queue]?.record(row?.oldestDueAgeSeconds ?? 0)
+                paused[queue]?.record(row?.paused == true ? 1 : 0)
             }
         }
     }

@@ -228,9 +228,15 @@ enum JobSQL {
     static let countsByQueueAndState: PostgresQuery =
         "SELECT queue, state, count(*)::int8 FROM jobs GROUP BY queue, state ORDER BY queue, state"
 
+    /// Per queue with ready jobs or a pause: depth, oldest due age, paused.
     static let ready: PostgresQuery = """
-        SELECT queue, count(*)::int8, extract(epoch FROM now() - min(due_at))::float8
-        FROM jobs WHERE state = 'queued' AND due_at <= now() GROUP BY queue ORDER BY queue
+        WITH r AS (
+            SELECT queue, count(*)::int8 AS depth, extract(epoch FROM now() - min(due_at))::float8 AS age
+            FROM jobs WHERE state = 'queued' AND due_at <= now() GROUP BY queue
+        )
+        SELECT coalesce(r.queue, p.queue), coalesce(r.depth, 0), coalesce(r.age, 0), p.queue IS NOT NULL
+        FROM r FULL JOIN queue_pauses p ON p.queue = r.queue
+        ORDER BY 1
         """
 
     static func list(state: String?, limit: Int) -> PostgresQuery {

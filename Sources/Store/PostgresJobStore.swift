@@ -196,8 +196,8 @@ public struct PostgresJobStore: JobStore {
 
     public func ready() async throws -> [QueueStats.Ready] {
         var ready: [QueueStats.Ready] = []
-        for try await (queue, depth, age) in try await run(JobSQL.ready).decode((String, Int, Double).self) {
-            ready.append(.init(queue: queue, depth: depth, oldestDueAgeSeconds: max(0, age)))
+        for try await (queue, depth, age, paused) in try await run(JobSQL.ready).decode((String, Int, Double, Bool).self) {
+            ready.append(.init(queue: queue, depth: depth, oldestDueAgeSeconds: max(0, age), paused: paused))
         }
         return ready
     }

@@ -31,10 +31,11 @@ struct JobsCommand: AsyncParsableCommand {
             }
             print(pad("QUEUE", 16) + pad("STATE", 12) + "COUNT")
             for row in stats.rows { print(pad(row.queue, 16) + pad(row.state.rawValue, 12) + "\(row.count)") }
-            for ready in stats.ready {
+            let waiting = stats.ready.filter { $0.depth > 0 }
+            for ready in waiting {
                 print("queue \(ready.queue): \(ready.depth) ready, oldest due \(String(format: "%.1f", ready.oldestDueAgeSeconds)) s ago")
             }
-            if stats.ready.isEmpty { print("no job is waiting past its due time") }
+            if waiting.isEmpty { print("no job is waiting past its due time") }
         }
     }
 

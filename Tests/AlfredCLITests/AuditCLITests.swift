@@ -179,13 +179,17 @@ import Testing
             #expect(claimed.isEmpty)
             let due = try await store.secondsUntilNextDue(queue: "default")
             #expect(due == nil, "a paused queue sets no due-time timer")
+            // What the workers' gauges export (alfred_queue_paused), which the backlog alerts ignore.
+            let ready = try #require(try await store.ready().first { $0.queue == "default" })
+            #expect(ready.paused && ready.depth == 1)
         }
         let resumed = try await alfred(["jobs", "resume", "default"], url)
         #expect(resumed.code == 0 && resumed.output.contains("queue default resumed"), "\(resumed.output)")
         #expect(try await alfred(["jobs", "resume", "default"], url).output.contains("was not paused"))
         try await TestDatabase.withClient(worker) { client in
-            let claimed = try await PostgresJobStore(client: client, logger: TestDatabase.quietLogger)
-                .claim(queue: "default", limit: 10, owner: "t", lease: .seconds(30))
+            let store = PostgresJobStore(client: client, logger: TestDatabase.quietLogger)
+            #expect(try await store.ready().first { $0.queue == "default" }?.paused == false)
+            let claimed = try await store.claim(queue: "default", limit: 10, owner: "t", lease: .seconds(30))
             #expect(claimed.count == 1)
         }
     }

@@ -88,6 +88,7 @@ import Glibc
             #expect(metrics.contains(#"alfred_job_start_lateness_seconds_bucket{kind="noop",le="0.02"}"#))
             #expect(metrics.contains("alfred_job_duration_seconds_count"))
             #expect(try await eventually { (try? await get("\(base)/metrics").1)?.contains("alfred_queue_ready_depth{queue=\"default\"} 0") == true })
+            #expect(try await get("\(base)/metrics").1.contains("alfred_queue_paused{queue=\"default\"} 0"))
             #expect(try await get("\(base)/healthz").0 == 200)
             #expect(try await eventually { (try? await get("\(base)/readyz").0) == 200 })
             worker.signal(SIGTERM)
