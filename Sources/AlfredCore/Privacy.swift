@@ -104,6 +104,8 @@ public protocol PrivacyStore: Sendable {
     func deleteUser(_ request: UUID) async throws -> PrivacyRequest
     /// After a parked revocation went through: recounts what is still pending for its request.
     func revocationSettled(request: UUID) async throws
+    /// Grants a delete-all could not revoke yet, oldest first.
+    func parkedRevocations() async throws -> [(connector: UUID, request: UUID, parkedAt: Date)]
 }
 
 /// What a connector's revocation came to.

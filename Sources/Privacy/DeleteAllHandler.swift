@@ -149,6 +149,33 @@ extension PrivacyKind {
     }
 }
 
+/// Keeps every parked revocation on a live `privacy.revoke` job.
+public enum ParkedRevocations {
+    /// Queues a `privacy.revoke` job, due now, for every parked revocation; returns them. `.keep` leaves
+    /// a live job's schedule alone (the sweep); `.replaceSchedule` moves it to now (the operator's
+    /// `alfred privacy retry-revocations`). A job that ran out of attempts is replaced either way.
+    public static func requeue(privacy: any PrivacyStore, jobs: any JobStore, onConflict: UniqueConflict)
+        async throws -> [(connector: UUID, request: UUID, parkedAt: Date)]
+    {
+        let parked = try await privacy.parkedRevocations()
+        let retries = try parked.map { try PrivacyKind.revokeJob(connector: $0.connector, request: $0.request, after: .zero) }
+        if !retries.isEmpty { _ = try await jobs.enqueue(retries, onConflict: onConflict) }
+        return parked
+    }
+
+    /// Every worker, at start and then daily: a revocation whose 40 attempts ran out (Google refused
+    /// for more than a week) starts another round instead of waiting for an operator.
+    public static func sweeper<C: Clock<Duration>>(privacy: any PrivacyStore, jobs: any JobStore, interval: Duration = .seconds(86_400),
+                                                   clock: C, logger: Logger) -> PeriodicService<C> {
+        PeriodicService(name: "revocation-sweep", interval: interval, clock: clock, logger: logger) {
+            let parked = try await requeue(privacy: privacy, jobs: jobs, onConflict: .keep)
+            if !parked.isEmpty {
+                logger.info("parked revocations have live retry jobs", metadata: ["alfred.privacy.parked": "\(parked.count)"])
+            }
+        }
+    }
+}
+
 enum PrivacyMetrics {
     static let duration = Timer(label: MetricName.deleteAllDuration, preferredDisplayUnit: .seconds)
 }

@@ -80,11 +80,9 @@ struct PrivacyCommand: AsyncParsableCommand {
         func run() async throws {
             let logger = database.bootstrapLogging()
             let parked = try await withPostgres(try database.database(), logger: logger) { client in
-                let parked = try await PostgresPrivacyStore(client: client, logger: logger).parkedRevocations()
-                let jobs = try parked.map { try PrivacyKind.revokeJob(connector: $0.connector, request: $0.request, after: .zero) }
                 // A live job for the same connector is moved to now; a discarded or pruned one is replaced.
-                if !jobs.isEmpty { _ = try await PostgresJobStore(client: client, logger: logger).enqueue(jobs, onConflict: .replaceSchedule) }
-                return parked
+                try await ParkedRevocations.requeue(privacy: PostgresPrivacyStore(client: client, logger: logger),
+                                                    jobs: PostgresJobStore(client: client, logger: logger), onConflict: .replaceSchedule)
             }
             if parked.isEmpty {
                 print("no revocation is pending")

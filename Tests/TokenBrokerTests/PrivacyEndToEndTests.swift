@@ -206,6 +206,42 @@ import Glibc
         }
     }
 
+    /// A parked revocation whose retry job ran out of attempts (Google refused for over a week) is
+    /// not forgotten: the next worker to start (and every worker daily) gives it a new job.
+    @Test func aRevocationWhoseRetriesRanOutStartsAgainWithoutAnOperator() async throws {
+        let world = try await BrokerWorld.make()
+        defer { world.remove() }
+        try await world.run { w in
+            let connector = try await w.connect()
+            try await owner(w) { try await Self.seedRows($0, user: w.world.userID, connector: connector) }
+            let outage = try w.google.injectFault(FaultRule(match: .init(method: "POST", path: Self.revokePath),
+                                                            response: .unavailable(), times: nil))
+            let first = try worker(w)
+            defer { first.signal(SIGKILL) }
+            let deleted = try await alfred(w, ["privacy", "delete-all", "--user", w.world.userID.uuidString, "--wait", "--timeout", "60"])
+            #expect(deleted.output.contains("revocations_pending: 1"), "\(deleted.output)")
+            let request = try #require(Self.requestID(in: deleted.output))
+            first.signal(SIGKILL)
+            _ = await first.exitCode()
+            // Its retries ran out while Google was down.
+            try await owner(w) { client in
+                _ = try await client.query("""
+                    UPDATE jobs SET state = 'discarded', finished_at = now(), lease_owner = NULL, lease_token = NULL,
+                           leased_until = NULL, last_error = 'revocation still failing (upstream_unavailable)'
+                    WHERE kind = 'privacy.revoke'
+                    """, logger: TestDatabase.quietLogger).collect()
+            }
+            _ = w.google.removeFault(id: outage)
+            let next = try worker(w)
+            defer { next.signal(SIGKILL) }
+            #expect(try await eventually(timeout: .seconds(30)) {
+                try await alfred(w, ["privacy", "status", request]).output.contains("revocations_pending: 0")
+            }, "\(next.output)")
+            #expect(revokeCalls(w).last?.status == 200)
+            #expect(try await owner(w) { try await userReferences(to: w.world.userID, in: $0) } == ["audit_events.user_id": 1])
+        }
+    }
+
     @Test func parkedRevocationsAreRetriedForAboutAWeek() {
         let delays = (1...PrivacyKind.revoke.maxAttempts).map { RevokeParkedHandler.delay(attempt: $0) }
         #expect(Array(delays.prefix(4)) == [.seconds(60), .seconds(120), .seconds(240), .seconds(480)])
