@@ -16,10 +16,13 @@ public final class EmbeddedPostgres: Sendable {
         public var maxConnections = 200
         /// More `postgresql.conf` lines (a benchmark's `shared_preload_libraries`, say).
         public var extraSettings: [String] = []
+        /// The port to try first (default: a free one); if it is taken, another free one is used.
+        public var preferredPort: Int?
         public init(durable: Bool = true) { self.durable = durable }
     }
 
     public let directory: URL
+    /// Chosen once; a restart (`stopServer`, `startServer`) keeps it.
     public let port: Int
     public let superuser = "alfred"
     private let binaries: URL
@@ -50,23 +53,50 @@ public final class EmbeddedPostgres: Sendable {
         if let runAs {
             try await Self.run("/bin/chown", [runAs, directory.path])
         }
-        port = try Self.freePort()
         let data = directory.appendingPathComponent("data").path
-        try await runServerTool("initdb", ["-D", data, "-U", superuser, "--auth=trust", "-E", "UTF8", "--no-sync",
-                                     "--locale=C"])
+        try await Self.run(Self.command(binaries, runAs, directory, "initdb", [
+            "-D", data, "-U", superuser, "--auth=trust", "-E", "UTF8", "--no-sync", "--locale=C",
+        ]))
         // Settings go into postgresql.conf (not `pg_ctl -o`), so a restart keeps the same port and socket.
         var settings = [
-            "port = \(port)", "listen_addresses = '127.0.0.1'", "unix_socket_directories = '\(directory.path)'",
+            "listen_addresses = '127.0.0.1'", "unix_socket_directories = '\(directory.path)'",
             "max_connections = \(options.maxConnections)",
         ]
         if !options.durable { settings += ["fsync = off", "synchronous_commit = off", "full_page_writes = off"] }
         settings += options.extraSettings
         let conf = URL(fileURLWithPath: data).appendingPathComponent("postgresql.conf")
-        let handle = try FileHandle(forWritingTo: conf)
+        try Self.append(["\n# alfred embedded cluster"] + settings, to: conf)
+        // The port was free when chosen, but something else can bind it before the server does (seen on
+        // CI once in a few hundred clusters): then the server exits with "Address already in use" and
+        // the next port is tried. A later `port =` line overrides an earlier one.
+        var attempt = 1
+        while true {
+            let candidate = try attempt == 1 ? options.preferredPort ?? Self.freePort() : Self.freePort()
+            try Self.append(["port = \(candidate)"], to: conf)
+            do {
+                try await Self.run(Self.command(binaries, runAs, directory, "pg_ctl", Self.startArguments(directory)))
+                port = candidate
+                break
+            } catch {
+                let log = (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
+                guard attempt < 5, log.contains("Address already in use") else {
+                    throw EmbeddedPostgresError("\(error); server log: \(log.suffix(600))")
+                }
+                attempt += 1
+            }
+        }
+    }
+
+    private static func append(_ lines: [String], to file: URL) throws {
+        let handle = try FileHandle(forWritingTo: file)
         handle.seekToEndOfFile()
-        handle.write(Data(("\n# alfred embedded cluster\n" + settings.joined(separator: "\n") + "\n").utf8))
+        handle.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         try handle.close()
-        try await startServer()
+    }
+
+    private static func startArguments(_ directory: URL) -> [String] {
+        ["-D", directory.appendingPathComponent("data").path, "-l", directory.appendingPathComponent("server.log").path,
+         "-w", "-t", "60", "start"]
     }
 
     /// Fast shutdown and removal of the directory. Blocks its thread (it runs from `defer` and at
@@ -88,8 +118,7 @@ public final class EmbeddedPostgres: Sendable {
     }
 
     public func startServer() async throws {
-        try await runServerTool("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-l",
-                                           directory.appendingPathComponent("server.log").path, "-w", "-t", "60", "start"])
+        try await Self.run(command(for: "pg_ctl", Self.startArguments(directory)))
     }
 
     private var stopArguments: [String] { ["-D", directory.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"] }
@@ -108,12 +137,12 @@ public final class EmbeddedPostgres: Sendable {
         return url(database: name)
     }
 
-    private func runServerTool(_ tool: String, _ arguments: [String]) async throws {
-        try await Self.run(command(for: tool, arguments))
+    private func command(for tool: String, _ arguments: [String]) -> Command {
+        Self.command(binaries, runAs, directory, tool, arguments)
     }
 
     /// The server tool's command line, run as the unprivileged user when we are root.
-    private func command(for tool: String, _ arguments: [String]) -> Command {
+    private static func command(_ binaries: URL, _ runAs: String?, _ directory: URL, _ tool: String, _ arguments: [String]) -> Command {
         let executable = binaries.appendingPathComponent(tool).path
         if let runAs {
             return Command(executable: "/usr/sbin/runuser", arguments: ["-u", runAs, "--", executable] + arguments, directory: directory)
@@ -167,14 +196,33 @@ public final class EmbeddedPostgres: Sendable {
 
     static func userExists(_ name: String) -> Bool { getpwnam(name) != nil }
 
+    /// A TCP port on 127.0.0.1 that is free now, for a server started later (a child process's).
+    ///
+    /// Chosen below the kernel's ephemeral range (`ip_local_port_range`, 32768–60999 by default):
+    /// every outgoing connection takes its local port from that range, so a port picked there can be
+    /// taken by some test's client connection before our server binds it. Falls back to a kernel-chosen
+    /// port when the range leaves no room below it.
     public static func freePort() throws -> Int {
+        let ephemeralStart = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))
+            .flatMap { $0.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } } ?? 32768
+        if ephemeralStart > 12_000 {
+            for _ in 0..<50 {
+                let candidate = Int.random(in: 10_000..<ephemeralStart)
+                if (try? bindable(candidate)) != nil { return candidate }
+            }
+        }
+        return try bindable(0)
+    }
+
+    /// Binds `port` (0: any) on 127.0.0.1, releases it, and returns the port that was bound.
+    private static func bindable(_ port: Int) throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw EmbeddedPostgresError("socket() failed") }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
+        address.sin_port = UInt16(port).bigEndian
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in

@@ -129,7 +129,8 @@ import Testing
                 #expect(!trail.contains { $0.localizedCaseInsensitiveContains(needle) }, "\(needle) reached the audit trail")
             }
             let verified = try await AuditChain.verify(userID: world.userID, store: PostgresAuditStore(client: world.owner, logger: TestDatabase.quietLogger))
-            #expect(verified.intact && verified.events == trail.count, "\(verified)")
+            // The worker keeps syncing, so the chain may have grown since the trail was read.
+            #expect(verified.intact && verified.events >= trail.count, "\(verified)")
 
             let logs = world.logs.all
             #expect(logs.count > 20, "the worker logged as it worked")
