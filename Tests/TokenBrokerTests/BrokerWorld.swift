@@ -35,7 +35,8 @@ struct BrokerWorld: Sendable {
     var keySocket: String { folder.appendingPathComponent("ks.sock").path }
     var brokerSocket: String { folder.appendingPathComponent("broker.sock").path }
 
-    static func make(allowExecutable: Bool = true) async throws -> BrokerWorld {
+    /// `database`: a migrated database of the test's own (default: a fresh one in the shared cluster).
+    static func make(allowExecutable: Bool = true, database: DatabaseURL? = nil) async throws -> BrokerWorld {
         let folder = URL(fileURLWithPath: "/tmp/alfred-bw-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let executable = folder.appendingPathComponent("broker-binary")
@@ -45,7 +46,8 @@ struct BrokerWorld: Sendable {
         if !allowExecutable { try Data("another binary".utf8).write(to: measured) }
         let keys = try KeyDirectory.initialize(at: folder.appendingPathComponent("keys"), brokerExecutable: measured,
                                                authority: authority).directory
-        let owner = try await TestDatabase.fresh()
+        let owner: DatabaseURL
+        if let database { owner = database } else { owner = try await TestDatabase.fresh() }
         var broker = owner
         broker.username = "alfred_broker"
         let world = BrokerWorld(folder: folder, ownerURL: owner, brokerURL: broker, keys: keys, authority: authority,

@@ -170,6 +170,45 @@ import Glibc
         }
     }
 
+    /// Postgres is down for 8 s while a delete-all's revocation is at Google: the broker cannot record
+    /// Google's answer, the worker cannot heartbeat, and after the restart the deletion ends as it would have.
+    @Test func postgresRestartingInTheMiddleOfDeleteAllChangesNothingInTheOutcome() async throws {
+        let cluster = try await EmbeddedPostgres(options: .init(durable: false))
+        defer { cluster.stop() }
+        let database = try await cluster.createDatabase("privacy_restart", logger: TestDatabase.quietLogger)
+        try await TestDatabase.migrate(database, logger: TestDatabase.quietLogger)
+        let world = try await BrokerWorld.make(database: database)
+        defer { world.remove() }
+        try await world.run { w in
+            let connector = try await w.connect()
+            try await owner(w) { try await Self.seedRows($0, user: w.world.userID, connector: connector) }
+            // Google answers the first revocation after 6 s; Postgres is down from before until after that.
+            _ = try w.google.injectFault(FaultRule(match: .init(method: "POST", path: Self.revokePath), response: nil,
+                                                   delayMilliseconds: 6_000, times: 1))
+            let worker = try worker(w)
+            defer { worker.signal(SIGKILL) }
+            let queued = try await alfred(w, ["privacy", "delete-all", "--user", w.world.userID.uuidString])
+            let request = try #require(Self.requestID(in: queued.output), "\(queued.output)")
+            #expect(try await eventually {
+                try await alfred(w, ["privacy", "status", request]).output.contains("state: RUNNING")
+            }, "\(worker.output)")
+            try await cluster.stopServer()
+            try await Task.sleep(for: .seconds(8))
+            try await cluster.startServer()
+
+            #expect(try await eventually(timeout: .seconds(90)) {
+                let status = try await alfred(w, ["privacy", "status", request]).output
+                return status.contains("outcome: DELETED") && status.contains("revocations_pending: 0")
+            }, "\(worker.output.suffix(3000))")
+            #expect(try await owner(w) { try await userReferences(to: w.world.userID, in: $0) } == ["audit_events.user_id": 1])
+            for refresh in w.google.issuedRefreshTokens(subject: BrokerWorld.subject) {
+                #expect(!w.google.revokeRefreshToken(refresh), "revoked at Google")
+            }
+            let verified = try await alfred(w, ["audit", "verify", "--user", w.world.userID.uuidString])
+            #expect(verified.code == 0 && verified.output.contains("intact: 1 event(s)"), "\(verified.output)")
+        }
+    }
+
     @Test func whenGoogleKeepsRefusingTheDataIsDeletedAnywayAndTheRevocationIsRetriedLater() async throws {
         let world = try await BrokerWorld.make()
         defer { world.remove() }
