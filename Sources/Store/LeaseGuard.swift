@@ -19,26 +19,16 @@ enum LeaseGuard {
         _ client: PostgresClient, _ query: PostgresQuery, logger: Logger, limit: Duration = limit
     ) async throws -> PostgresRowSequence {
         let race = Race<PostgresRowSequence>()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                race.start(continuation)
-                let timer = Task {
-                    try await Task.sleep(for: limit)
-                    if race.finish(.failure(StoreError.connectionWait(limit))) { race.abandon() }
+        return try await race.run(limit: limit, giveUp: { race.abandon() }) {
+            let work = Task {
+                let result: Result<PostgresRowSequence, any Error>
+                do { result = .success(try await client.query(query, logger: logger)) } catch { result = .failure(error) }
+                if !race.finish(result), case .success(let rows) = result {
+                    // Too late: nobody reads these rows, so read them here to give the connection back.
+                    for try await _ in rows {}
                 }
-                let work = Task {
-                    let result: Result<PostgresRowSequence, any Error>
-                    do { result = .success(try await client.query(query, logger: logger)) } catch { result = .failure(error) }
-                    timer.cancel()
-                    if !race.finish(result), case .success(let rows) = result {
-                        // Too late: nobody reads these rows, so read them here to give the connection back.
-                        for try await _ in rows {}
-                    }
-                }
-                race.onAbandon { work.cancel() }
             }
-        } onCancel: {
-            if race.finish(.failure(CancellationError())) { race.abandon() }
+            race.onAbandon { work.cancel() }
         }
     }
 
@@ -79,24 +69,12 @@ enum LeaseGuard {
 
     private static func wait(for handoff: Handoff, holder: Task<Void, any Error>, limit: Duration) async throws -> PostgresConnection {
         let race = Race<PostgresConnection>()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                race.start(continuation)
-                let timer = Task {
-                    try await Task.sleep(for: limit)
-                    if race.finish(.failure(StoreError.connectionWait(limit))) { handoff.refuse() }
-                }
-                handoff.onOffer { connection in
-                    timer.cancel()
-                    return race.finish(.success(connection))
-                }
-                Task {
-                    // The holder failed before offering (the pool refused the lease, or it was cancelled).
-                    if case .failure(let error) = await holder.result, race.finish(.failure(error)) { timer.cancel() }
-                }
+        return try await race.run(limit: limit, giveUp: { handoff.refuse() }) {
+            handoff.onOffer { race.finish(.success($0)) }
+            Task {
+                // The holder failed before offering (the pool refused the lease, or it was cancelled).
+                if case .failure(let error) = await holder.result { race.finish(.failure(error)) }
             }
-        } onCancel: {
-            if race.finish(.failure(CancellationError())) { handoff.refuse() }
         }
     }
 }
@@ -112,7 +90,7 @@ private final class Race<T: Sendable>: Sendable {
     }
     private let state = Mutex(State())
 
-    func start(_ continuation: CheckedContinuation<T, any Error>) {
+    private func start(_ continuation: CheckedContinuation<T, any Error>) {
         let early = state.withLock { state -> Result<T, any Error>? in
             if let early = state.early { return early }
             state.continuation = continuation
@@ -133,6 +111,25 @@ private final class Race<T: Sendable>: Sendable {
         }
         continuation?.resume(with: result)
         return first
+    }
+
+    /// Sets `start` going and returns the first of: the outcome it passes to `finish`,
+    /// `StoreError.connectionWait` once `limit` has passed, or `CancellationError`. `giveUp` runs when
+    /// one of the last two came first, to stop or undo what `start` set going.
+    func run(limit: Duration, giveUp: @escaping @Sendable () -> Void, start: () -> Void) async throws -> T {
+        let timer = Task {
+            try await Task.sleep(for: limit)
+            if finish(.failure(StoreError.connectionWait(limit))) { giveUp() }
+        }
+        defer { timer.cancel() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                self.start(continuation)
+                start()
+            }
+        } onCancel: {
+            if finish(.failure(CancellationError())) { giveUp() }
+        }
     }
 
     func onAbandon(_ action: @escaping @Sendable () -> Void) {

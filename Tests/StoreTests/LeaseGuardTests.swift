@@ -84,6 +84,35 @@ import Testing
             #expect(value == 7)
         }
     }
+
+    /// A caller cancelled while it waits for a connection stops waiting at once, and the statement it
+    /// was waiting to run never runs later.
+    @Test func aCancelledCallStopsWaitingAndItsStatementNeverRuns() async throws {
+        let url = try await TestDatabase.fresh()
+        try await TestDatabase.withClient(url, maxConnections: 1) { client in
+            let logger = TestDatabase.quietLogger
+            _ = try await LeaseGuard.query(client, "CREATE TABLE marks (n int)", logger: logger).collect()
+            let busy = Gate()
+            let holder = Task {
+                try await client.withConnection { _ in
+                    busy.opened()
+                    try await Task.sleep(for: .seconds(2))
+                }
+            }
+            await busy.waitUntilOpened()
+            let waiting = Task { try await LeaseGuard.query(client, "INSERT INTO marks VALUES (1)", logger: logger).collect() }
+            try await Task.sleep(for: .milliseconds(200))
+            let cancelled = ContinuousClock.now
+            waiting.cancel()
+            await #expect(throws: CancellationError.self) { _ = try await waiting.value }
+            #expect(ContinuousClock.now - cancelled < .seconds(1), "stopped waiting when cancelled, not when the connection came back")
+
+            try await holder.value
+            let marks = try await LeaseGuard.query(client, "SELECT count(*)::int FROM marks", logger: logger)
+                .collect().first?.decode(Int.self)
+            #expect(marks == 0, "the cancelled INSERT never ran")
+        }
+    }
 }
 
 /// Opened once; waiters return when it is.
