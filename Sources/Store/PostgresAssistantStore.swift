@@ -30,7 +30,7 @@ public struct PostgresAssistantStore: AssistantStore {
 
     public func recurringJobGaps(kinds: [String], after: UUID?, limit: Int) async throws -> [(user: UUID, missing: [String])] {
         var gaps: [(user: UUID, missing: [String])] = []
-        for try await (id, missing) in try await LeaseGuard.query(client, 
+        for try await (id, missing) in try await LeaseGuard.query(client,
             AssistantSQL.recurringJobGaps(kinds: kinds, after: after, limit: limit), logger: logger
         ).decode((UUID, [String]).self) { gaps.append((id, missing)) }
         return gaps
@@ -58,7 +58,7 @@ public struct PostgresAssistantStore: AssistantStore {
     public func cancelQueuedJobs(uniqueKeys: [String]) async throws -> Int {
         guard !uniqueKeys.isEmpty else { return 0 }
         var count = 0
-        for try await _ in try await LeaseGuard.query(client, 
+        for try await _ in try await LeaseGuard.query(client,
             JobSQL.cancelQueued(uniqueKeys: uniqueKeys, reason: "cancelled: the meeting was cancelled, declined or left the window"),
             logger: logger
         ).decode(UUID.self) { count += 1 }
@@ -67,7 +67,7 @@ public struct PostgresAssistantStore: AssistantStore {
 
     public func mailAlerts(userID: UUID, since: Date, limit: Int) async throws -> [MailAlert] {
         var alerts: [MailAlert] = []
-        for try await (key, sealed, disposition, score) in try await LeaseGuard.query(client, 
+        for try await (key, sealed, disposition, score) in try await LeaseGuard.query(client,
             AssistantSQL.mailAlerts(userID: userID, since: since, limit: limit), logger: logger
         ).decode((String, ByteBuffer, String, Int32).self) {
             alerts.append(MailAlert(messageKey: key, messageSealed: Array(buffer: sealed),
@@ -96,7 +96,7 @@ public struct PostgresAssistantStore: AssistantStore {
     }
 
     public func prune(notificationsOlderThan: Duration, mailAlertsOlderThan: Duration) async throws -> Int {
-        for try await count in try await LeaseGuard.query(client, 
+        for try await count in try await LeaseGuard.query(client,
             AssistantSQL.prune(notificationSeconds: notificationsOlderThan.seconds, mailSeconds: mailAlertsOlderThan.seconds),
             logger: logger
         ).decode(Int64.self) { return Int(count) }

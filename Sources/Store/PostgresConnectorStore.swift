@@ -42,7 +42,7 @@ public struct PostgresConnectorStore: ConnectorStore {
 
     public func needingRewrap(keyID: String, activeVersion: Int, after: UUID?, limit: Int) async throws -> [UUID] {
         var ids: [UUID] = []
-        for try await id in try await LeaseGuard.query(client, 
+        for try await id in try await LeaseGuard.query(client,
             ConnectorSQL.needingRewrap(keyID: keyID, activeVersion: activeVersion, after: after, limit: limit), logger: logger
         ).decode(UUID.self) { ids.append(id) }
         return ids
