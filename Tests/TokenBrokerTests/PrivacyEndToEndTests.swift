@@ -63,6 +63,44 @@ import Glibc
         w.google.recordedRequests().filter { $0.path == Self.revokePath && $0.method == "POST" }
     }
 
+    /// The world's user, connected to Google once and with rows of every kind.
+    func connectAndSeed(_ w: BrokerWorld.Running) async throws {
+        let connector = try await w.connect()
+        try await owner(w) { try await Self.seedRows($0, user: w.world.userID, connector: connector) }
+    }
+
+    /// Google answers every revocation 503 until the returned fault is removed.
+    func revokeOutage(_ w: BrokerWorld.Running) throws -> String {
+        try w.google.injectFault(FaultRule(match: .init(method: "POST", path: Self.revokePath), response: .unavailable(), times: nil))
+    }
+
+    /// Google holds the first revocation for `delay`.
+    func holdFirstRevocation(_ w: BrokerWorld.Running, for delay: Int) throws {
+        _ = try w.google.injectFault(FaultRule(match: .init(method: "POST", path: Self.revokePath), response: nil,
+                                               delayMilliseconds: delay, times: 1))
+    }
+
+    /// Queues a delete-all for the world's user and returns its request id once `worker` is running it.
+    func deleteAllUntilRunning(_ w: BrokerWorld.Running, worker: ChildProcess) async throws -> String {
+        let queued = try await alfred(w, ["privacy", "delete-all", "--user", w.world.userID.uuidString])
+        let request = try #require(Self.requestID(in: queued.output), "\(queued.output)")
+        #expect(try await eventually {
+            try await alfred(w, ["privacy", "status", request]).output.contains("state: RUNNING")
+        }, "\(worker.output)")
+        return request
+    }
+
+    /// What a finished delete-all leaves: the final audit record alone, on a chain that verifies, and
+    /// every grant of the user dead at Google.
+    func expectOnlyTheFinalRecordAndRevokedGrants(_ w: BrokerWorld.Running) async throws {
+        #expect(try await owner(w) { try await userReferences(to: w.world.userID, in: $0) } == ["audit_events.user_id": 1])
+        for refresh in w.google.issuedRefreshTokens(subject: BrokerWorld.subject) {
+            #expect(!w.google.revokeRefreshToken(refresh), "revoked at Google")
+        }
+        let verified = try await alfred(w, ["audit", "verify", "--user", w.world.userID.uuidString])
+        #expect(verified.code == 0 && verified.output.contains("intact: 1 event(s)"), "\(verified.output)")
+    }
+
     @Test func deleteAllRevokesAtGoogleAndLeavesOnlyTheFinalAuditRecord() async throws {
         let world = try await BrokerWorld.make()
         defer { world.remove() }
@@ -139,17 +177,11 @@ import Glibc
         let world = try await BrokerWorld.make()
         defer { world.remove() }
         try await world.run { w in
-            let connector = try await w.connect()
-            try await owner(w) { try await Self.seedRows($0, user: w.world.userID, connector: connector) }
+            try await connectAndSeed(w)
             // Google takes 30 s to answer the first revocation: the worker is killed while it waits.
-            _ = try w.google.injectFault(FaultRule(match: .init(method: "POST", path: Self.revokePath), response: nil,
-                                                   delayMilliseconds: 30_000, times: 1))
+            try holdFirstRevocation(w, for: 30_000)
             let doomed = try worker(w)
-            let queued = try await alfred(w, ["privacy", "delete-all", "--user", w.world.userID.uuidString])
-            let request = try #require(Self.requestID(in: queued.output), "\(queued.output)")
-            #expect(try await eventually {
-                try await alfred(w, ["privacy", "status", request]).output.contains("state: RUNNING")
-            }, "\(doomed.output)")
+            let request = try await deleteAllUntilRunning(w, worker: doomed)
             try await Task.sleep(for: .milliseconds(500))
             doomed.signal(SIGKILL)
             _ = await doomed.exitCode()
@@ -162,11 +194,7 @@ import Glibc
             #expect(waited.output.contains("request_id: \(request) (already open for this user)"), "\(waited.output)")
             #expect(waited.output.contains("outcome: DELETED") && waited.output.contains("revocations_pending: 0"),
                     "\(waited.output)\n\(rescuer.output)")
-            #expect(try await owner(w) { try await userReferences(to: w.world.userID, in: $0) } == ["audit_events.user_id": 1])
-            for refresh in w.google.issuedRefreshTokens(subject: BrokerWorld.subject) {
-                #expect(!w.google.revokeRefreshToken(refresh), "revoked at Google")
-            }
-            #expect(try await alfred(w, ["audit", "verify", "--user", w.world.userID.uuidString]).code == 0)
+            try await expectOnlyTheFinalRecordAndRevokedGrants(w)
         }
     }
 
@@ -180,18 +208,12 @@ import Glibc
         let world = try await BrokerWorld.make(database: database)
         defer { world.remove() }
         try await world.run { w in
-            let connector = try await w.connect()
-            try await owner(w) { try await Self.seedRows($0, user: w.world.userID, connector: connector) }
+            try await connectAndSeed(w)
             // Google answers the first revocation after 6 s; Postgres is down from before until after that.
-            _ = try w.google.injectFault(FaultRule(match: .init(method: "POST", path: Self.revokePath), response: nil,
-                                                   delayMilliseconds: 6_000, times: 1))
+            try holdFirstRevocation(w, for: 6_000)
             let worker = try worker(w)
             defer { worker.signal(SIGKILL) }
-            let queued = try await alfred(w, ["privacy", "delete-all", "--user", w.world.userID.uuidString])
-            let request = try #require(Self.requestID(in: queued.output), "\(queued.output)")
-            #expect(try await eventually {
-                try await alfred(w, ["privacy", "status", request]).output.contains("state: RUNNING")
-            }, "\(worker.output)")
+            let request = try await deleteAllUntilRunning(w, worker: worker)
             try await cluster.stopServer()
             try await Task.sleep(for: .seconds(8))
             try await cluster.startServer()
@@ -200,12 +222,7 @@ import Glibc
                 let status = try await alfred(w, ["privacy", "status", request]).output
                 return status.contains("outcome: DELETED") && status.contains("revocations_pending: 0")
             }, "\(worker.output.suffix(3000))")
-            #expect(try await owner(w) { try await userReferences(to: w.world.userID, in: $0) } == ["audit_events.user_id": 1])
-            for refresh in w.google.issuedRefreshTokens(subject: BrokerWorld.subject) {
-                #expect(!w.google.revokeRefreshToken(refresh), "revoked at Google")
-            }
-            let verified = try await alfred(w, ["audit", "verify", "--user", w.world.userID.uuidString])
-            #expect(verified.code == 0 && verified.output.contains("intact: 1 event(s)"), "\(verified.output)")
+            try await expectOnlyTheFinalRecordAndRevokedGrants(w)
         }
     }
 
@@ -213,10 +230,8 @@ import Glibc
         let world = try await BrokerWorld.make()
         defer { world.remove() }
         try await world.run { w in
-            let connector = try await w.connect()
-            try await owner(w) { try await Self.seedRows($0, user: w.world.userID, connector: connector) }
-            let outage = try w.google.injectFault(FaultRule(match: .init(method: "POST", path: Self.revokePath),
-                                                            response: .unavailable(), times: nil))
+            try await connectAndSeed(w)
+            let outage = try revokeOutage(w)
             let worker = try worker(w)
             defer { worker.signal(SIGKILL) }
             let deleted = try await alfred(w, ["privacy", "delete-all", "--user", w.world.userID.uuidString, "--wait", "--timeout", "60"])
@@ -251,10 +266,8 @@ import Glibc
         let world = try await BrokerWorld.make()
         defer { world.remove() }
         try await world.run { w in
-            let connector = try await w.connect()
-            try await owner(w) { try await Self.seedRows($0, user: w.world.userID, connector: connector) }
-            let outage = try w.google.injectFault(FaultRule(match: .init(method: "POST", path: Self.revokePath),
-                                                            response: .unavailable(), times: nil))
+            try await connectAndSeed(w)
+            let outage = try revokeOutage(w)
             let first = try worker(w)
             defer { first.signal(SIGKILL) }
             let deleted = try await alfred(w, ["privacy", "delete-all", "--user", w.world.userID.uuidString, "--wait", "--timeout", "60"])
