@@ -260,7 +260,7 @@ struct BurstBench: AsyncParsableCommand {
                                 guard (200..<300).contains(response.status.code) else { throw ValidationError("device registration: HTTP \(response.status.code)") }
                                 return
                             } catch let error as ValidationError { throw error } catch where attempt < 5 {
-                                print("device registration attempt \(attempt) failed (\(type(of: error))); again")
+                                print("device registration attempt \(attempt) failed (\(String(reflecting: error))); again")
                             }
                         }
                     }
