@@ -123,6 +123,7 @@ let package = Package(
             "AlfredCore", "Store",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "alfred", dependencies: [
             "AlfredCore", "Store", "JobQueue", "Telemetry", "AlfredTesting", "KeyService", "StandIns", "TokenBroker",

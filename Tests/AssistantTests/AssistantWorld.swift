@@ -137,12 +137,13 @@ struct AssistantWorld {
                 }
                 await group.triggerGracefulShutdown()
                 try await running.value
+                // The client's connections close before the stand-in stops (see `withRunningServices`).
+                try await http.shutdown()
                 await googleGroup.triggerGracefulShutdown()
                 try await googleRunning.value
                 tasks.cancelAll()
                 return try outcome.get()
             }
-            try await http.shutdown()
             return result
         } catch {
             try? await http.shutdown()

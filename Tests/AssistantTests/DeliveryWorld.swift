@@ -157,12 +157,13 @@ struct DeliveryWorld {
                 }
                 await group.triggerGracefulShutdown()
                 try await running.value
+                // The client's HTTP/2 connections close before the stand-in stops (see `withRunningServices`).
+                try await http.shutdown()
                 await apnsGroup.triggerGracefulShutdown()
                 try? await apnsRunning.value
                 tasks.cancelAll()
                 return try outcome.get()
             }
-            try await http.shutdown()
             return result
         } catch {
             try? await http.shutdown()

@@ -68,30 +68,22 @@ struct GoogleAPIHarness: Sendable {
                      _ body: (GoogleAPIHarness) async throws -> Void) async throws {
         let logger = Logger(label: "alfred.test.google-api")
         let standIn = GoogleStandIn(configuration: configuration(user), logger: logger)
-        let services = ServiceGroup(services: [standIn], logger: logger)
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await services.run() }
-                // Waiting for the port also means the service runs before we shut it down.
-                let harness = GoogleAPIHarness(
-                    standIn: standIn, client: client, baseURL: try await standIn.baseURL(),
+        try await withRunningServices([standIn], logger: logger) {
+            // Waiting for the port also means the service runs before we shut it down.
+            let baseURL = try await standIn.baseURL()
+            let client = HTTPClient(eventLoopGroupProvider: .singleton)
+            // The client goes first: its connections close before the server stops.
+            do {
+                try await body(GoogleAPIHarness(
+                    standIn: standIn, client: client, baseURL: baseURL,
                     tokens: StandInTokenSource(standIn: standIn, user: user.subject, scopes: scopes),
-                    clock: VirtualClock(), metrics: CountingMetrics(), logger: logger)
-                do {
-                    try await body(harness)
-                } catch {
-                    await services.triggerGracefulShutdown()
-                    throw error
-                }
-                await services.triggerGracefulShutdown()
-                try await group.waitForAll()
+                    clock: VirtualClock(), metrics: CountingMetrics(), logger: logger))
+            } catch {
+                try? await client.shutdown()
+                throw error
             }
-        } catch {
             try await client.shutdown()
-            throw error
         }
-        try await client.shutdown()
     }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import Logging
 import NIOHTTP1
+import AlfredTesting
 import ServiceLifecycle
 import StandIns
 
@@ -39,28 +40,20 @@ struct GoogleHarness {
                      logger: Logger = Logger(label: "alfred.standin.test"),
                      _ body: (GoogleHarness) async throws -> Void) async throws {
         let standIn = GoogleStandIn(configuration: configuration, clock: clock, logger: logger)
-        let services = ServiceGroup(services: [standIn], logger: logger)
-        let client = HTTPClient(eventLoopGroupProvider: .singleton,
-                                configuration: .init(redirectConfiguration: .disallow))
-        do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await services.run() }
-                // Waiting for the bound port also means the service runs before we shut it down.
-                let harness = GoogleHarness(standIn: standIn, client: client, baseURL: try await standIn.baseURL())
-                do {
-                    try await body(harness)
-                } catch {
-                    await services.triggerGracefulShutdown()
-                    throw error
-                }
-                await services.triggerGracefulShutdown()
-                try await group.waitForAll()
+        try await withRunningServices([standIn], logger: logger) {
+            // Waiting for the bound port also means the service runs before we shut it down.
+            let baseURL = try await standIn.baseURL()
+            let client = HTTPClient(eventLoopGroupProvider: .singleton,
+                                    configuration: .init(redirectConfiguration: .disallow))
+            // The client goes first: its connections close before the server stops.
+            do {
+                try await body(GoogleHarness(standIn: standIn, client: client, baseURL: baseURL))
+            } catch {
+                try? await client.shutdown()
+                throw error
             }
-        } catch {
             try await client.shutdown()
-            throw error
         }
-        try await client.shutdown()
     }
 
     // MARK: HTTP
