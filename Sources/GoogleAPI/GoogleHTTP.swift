@@ -287,13 +287,6 @@ public final class GoogleHTTP: Sendable {
     }
 }
 
-/// A type-erased generator, so the transport is not generic over its jitter source.
-struct AnyGenerator: RandomNumberGenerator, Sendable {
-    private var base: any RandomNumberGenerator & Sendable
-    init(_ base: some RandomNumberGenerator & Sendable) { self.base = base }
-    mutating func next() -> UInt64 { base.next() }
-}
-
 /// `alfred_google_requests_total{api, result}` (one per HTTP attempt, retries included) and
 /// `alfred_google_request_duration_seconds{api}`. Handles are made once; labels come from fixed sets.
 struct RequestMetrics: Sendable {

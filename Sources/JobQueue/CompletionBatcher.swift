@@ -13,11 +13,13 @@ final class CompletionBatcher: Sendable {
     private let state = Mutex(State())
     private let signal = Signal()
     private let store: any JobStore
+    private let clock: any Clock<Duration>
     private let logger: Logger
     static let maxBatch = 1000
 
-    init(store: any JobStore, logger: Logger) {
+    init(store: any JobStore, clock: any Clock<Duration>, logger: Logger) {
         self.store = store
+        self.clock = clock
         self.logger = logger
     }
 
@@ -74,7 +76,7 @@ final class CompletionBatcher: Sendable {
                 }
                 logger.warning("recording completions failed; retrying",
                                metadata: ["alfred.jobs": "\(completions.count)", "alfred.error": "\(String(reflecting: error))"])
-                try? await ContinuousClock().sleep(for: delay)
+                try? await clock.sleep(for: delay)
                 waited += delay
                 delay = min(delay * 2, .seconds(2))
             }

@@ -52,12 +52,15 @@ public final class Worker<C: Clock<Duration>>: Service {
     }
     private let shared = Mutex(Shared())
     private let signal = Signal()
-    private let rng = Mutex(SystemRandomNumberGenerator())
+    private let rng: Mutex<AnyGenerator>
     private let completions: CompletionBatcher
 
+    /// - Parameter random: the jitter of retry backoff (tests pass a seeded generator).
     public init(store: any JobStore, registry: JobRegistry, wakeups: (any WakeupSource)?,
-                configuration: Configuration, clock: C, logger: Logger) {
+                configuration: Configuration, clock: C, random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator(),
+                logger: Logger) {
         self.store = store
+        self.rng = Mutex(AnyGenerator(random))
         self.registry = registry
         self.configuration = configuration
         self.clock = clock
@@ -66,7 +69,7 @@ public final class Worker<C: Clock<Duration>>: Service {
         logger[metadataKey: "alfred.queue"] = "\(configuration.queue)"
         self.logger = logger
         self.metrics = QueueMetrics(kinds: registry.kinds)
-        self.completions = CompletionBatcher(store: store, logger: logger)
+        self.completions = CompletionBatcher(store: store, clock: clock, logger: logger)
         wakeups?.subscribe { [weak self] wakeup in self?.wake(wakeup) }
     }
 
@@ -120,65 +123,49 @@ public final class Worker<C: Clock<Duration>>: Service {
     private var stopping: Bool { shared.withLock { $0.stopping } } 
 
     private func claimLoop(_ jobs: inout DiscardingTaskGroup) async {
-        var knownWork = true
-        var nextDue: C.Instant?
-        var failures = 0
+        var plan = ClaimPlan<C.Instant>(batch: configuration.claimBatch, pollInterval: configuration.pollInterval)
         while !stopping && !Task.isCancelled {
             let free = configuration.concurrency - shared.withLock { $0.inFlight }
-            let now = clock.now
-            if free > 0 && (knownWork || nextDue.map { now >= $0 } == true) {
-                let want = min(free, configuration.claimBatch)
+            switch plan.next(free: free, now: clock.now) {
+            case .claim(let want):
                 let claimed: [ClaimedJob]
                 do {
                     claimed = try await store.claim(
                         queue: configuration.queue, limit: want, owner: configuration.owner, lease: configuration.lease)
-                    if failures > 0 { logger.info("store reachable again; claiming") }
-                    failures = 0
-                    shared.withLock { $0.storeHealthy = true }
                 } catch {
-                    failures += 1
                     storeErrors.increment()
                     shared.withLock { $0.storeHealthy = false }
-                    let backoff = Duration.milliseconds(min(5000, 100 << min(failures, 6)))
+                    let retryAt = plan.claimFailed(now: clock.now)
                     logger.error("claim failed; backing off", metadata: [
-                        "alfred.error": "\(String(reflecting: error))", "alfred.failures": "\(failures)"])
-                    _ = await signal.wait(until: clock.now.advanced(by: backoff), clock: clock)
+                        "alfred.error": "\(String(reflecting: error))", "alfred.failures": "\(plan.failures)"])
+                    _ = await signal.wait(until: retryAt, clock: clock)
                     continue
                 }
+                if !isHealthy { logger.info("store reachable again; claiming") }
                 shared.withLock { s in
+                    s.storeHealthy = true
                     s.inFlight += claimed.count
                     for job in claimed { s.running[job.id] = job.lease }
                 }
                 for job in claimed {
                     jobs.addTask { await self.execute(job) }
                 }
-                if claimed.count == want {
-                    knownWork = true
-                    continue
-                }
-                knownWork = false
-                nextDue = nil
-                do {
-                    if let seconds = try await store.secondsUntilNextDue(queue: configuration.queue) {
-                        // Due but not claimable means another worker is claiming it right now: look again shortly.
-                        nextDue = clock.now.advanced(by: seconds > 0 ? .seconds(seconds) : .milliseconds(20))
+                if plan.claimed(claimed.count, of: want) {
+                    do {
+                        plan.nextDue(inSeconds: try await store.secondsUntilNextDue(queue: configuration.queue), now: clock.now)
+                    } catch {
+                        storeErrors.increment()
                     }
-                } catch {
-                    storeErrors.increment()
                 }
+            case .sleep(let deadline):
+                let fired = await signal.wait(until: deadline, clock: clock)
+                let (ready, announced) = shared.withLock { s -> (Bool, C.Instant?) in
+                    defer { s.workReady = false; s.announcedDue = nil }
+                    return (s.workReady, s.announcedDue)
+                }
+                plan.wokeUp(workReady: ready, announced: announced, timedOut: !fired && clock.now >= deadline,
+                            atCapacity: free <= 0)
             }
-            // Sleep until the earliest known due time, a wake-up, freed capacity, or the poll interval.
-            let atCapacity = configuration.concurrency - shared.withLock { $0.inFlight } <= 0
-            if knownWork && !atCapacity { continue }
-            var deadline = clock.now.advanced(by: configuration.pollInterval)
-            if let nextDue, !atCapacity { deadline = min(deadline, nextDue) }
-            let fired = await signal.wait(until: deadline, clock: clock)
-            let (ready, announced) = shared.withLock { s -> (Bool, C.Instant?) in
-                defer { s.workReady = false; s.announcedDue = nil }
-                return (s.workReady, s.announcedDue)
-            }
-            if ready || (!fired && clock.now >= deadline && !atCapacity) { knownWork = true }
-            if let announced { nextDue = nextDue.map { min($0, announced) } ?? announced }
         }
     }
 
