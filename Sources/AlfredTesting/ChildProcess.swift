@@ -108,12 +108,30 @@ public final class ChildProcess: Sendable {
             try? await Task.sleep(for: .milliseconds(20))
         }
         signal(SIGKILL)
-        _ = waitForExit()
+        _ = await exitCode()
         return nil
     }
 
+    /// Sends `signal` (SIGTERM; SIGINT for Ctrl-C) and waits for the exit without blocking a thread;
+    /// SIGKILL after `grace`. Returns the exit code, or nil if the child had to be killed.
+    @discardableResult
+    public func terminate(with signal: Int32 = SIGTERM, grace: Duration = .seconds(30)) async -> Int32? {
+        if let code = poll() { return code }
+        self.signal(signal)
+        return await waitForExit(timeout: grace)
+    }
+
     deinit {
-        if poll() == nil { kill(pid, SIGKILL); _ = waitForExit() }
+        if poll() == nil {
+            // Killed, and reaped on a thread of its own: a deinit may run on a cooperative thread,
+            // which must not block even for the moment a killed process takes to go.
+            kill(pid, SIGKILL)
+            let pid = self.pid
+            Thread.detachNewThread {
+                var raw: Int32 = 0
+                while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+            }
+        }
         unlink(outputPath)
     }
 }

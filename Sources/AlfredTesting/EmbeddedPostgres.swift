@@ -101,8 +101,18 @@ public final class EmbeddedPostgres: Sendable {
          "-w", "-t", "60", "start"]
     }
 
-    /// Fast shutdown and removal of the directory. Blocks its thread (it runs from `defer` and at
-    /// exit, where nothing can be awaited); async code that can should call `shutdown()`.
+    /// A new cluster for the duration of `body`, shut down and removed afterwards however `body`
+    /// ends, without blocking a thread (for tests that restart their own Postgres).
+    public static func with<T: Sendable>(options: Options = .init(), _ body: (EmbeddedPostgres) async throws -> T) async throws -> T {
+        let cluster = try await EmbeddedPostgres(options: options)
+        let outcome: Result<T, any Error>
+        do { outcome = .success(try await body(cluster)) } catch { outcome = .failure(error) }
+        await cluster.shutdown()
+        return try outcome.get()
+    }
+
+    /// Fast shutdown and removal of the directory. Blocks its thread: only for where nothing can
+    /// be awaited (at exit, a signal handler's last step); async code calls `shutdown()`.
     public func stop() {
         _ = try? Self.runBlocking(command(for: "pg_ctl", stopArguments))
         try? FileManager.default.removeItem(at: directory)

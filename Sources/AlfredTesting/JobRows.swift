@@ -9,6 +9,9 @@ public struct JobRow: Sendable {
     public let attempts: Int
     public let lastError: String?
     public let dueInSeconds: Double
+    /// Seconds from the row's last change (`updated_at`) to its `due_at`: the delay a statement
+    /// scheduled, exactly, however long the test took to read it.
+    public let scheduledDelay: Double
     public let leaseToken: UUID?
     public let nextRunAt: Date?
 }
@@ -16,14 +19,15 @@ public struct JobRow: Sendable {
 public enum JobRows {
     public static func row(_ id: JobID, client: PostgresClient) async throws -> JobRow? {
         let rows = try await client.query("""
-            SELECT state, attempts, last_error, extract(epoch FROM due_at - now())::float8, lease_token, next_run_at
+            SELECT state, attempts, last_error, extract(epoch FROM due_at - now())::float8,
+                   extract(epoch FROM due_at - updated_at)::float8, lease_token, next_run_at
             FROM jobs WHERE id = \(id.uuid)
             """, logger: Logger(label: "test"))
-        for try await (state, attempts, error, due, token, next) in rows.decode(
-            (String, Int32, String?, Double, UUID?, Date?).self)
+        for try await (state, attempts, error, due, delay, token, next) in rows.decode(
+            (String, Int32, String?, Double, Double, UUID?, Date?).self)
         {
             return JobRow(state: JobState(rawValue: state)!, attempts: Int(attempts), lastError: error,
-                          dueInSeconds: due, leaseToken: token, nextRunAt: next)
+                          dueInSeconds: due, scheduledDelay: delay, leaseToken: token, nextRunAt: next)
         }
         return nil
     }
@@ -38,11 +42,17 @@ public enum JobRows {
 
 /// Polls `condition` until it holds or `timeout` passes. For state that lives in another process
 /// or in the database, where there is no signal to wait on.
-public func eventually(timeout: Duration = .seconds(20), _ condition: () async throws -> Bool) async throws -> Bool {
+///
+/// The limit is a hang detector, not a speed bound: keep it generous (the default suits a starved
+/// 2-core machine). Polls start at 10 ms apart and back off to 250 ms, so a long wait costs few
+/// queries or process starts.
+public func eventually(timeout: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws -> Bool {
     let deadline = ContinuousClock.now + timeout
+    var pause = Duration.milliseconds(10)
     while ContinuousClock.now < deadline {
         if try await condition() { return true }
-        try await Task.sleep(for: .milliseconds(25))
+        try await Task.sleep(for: pause)
+        pause = min(pause * 2, .milliseconds(250))
     }
     return try await condition()
 }

@@ -6,7 +6,7 @@ import PostgresNIO
 import Store
 import Testing
 
-@Suite struct PostgresRestartTests {
+@Suite(.timeLimit(.minutes(10))) struct PostgresRestartTests {
     /// The worker logs, backs off and reconnects; no job is lost.
     @Test func workerSurvivesAPostgresRestartAndFinishesTheWork() async throws {
         let cluster = try await EmbeddedPostgres(options: .init(durable: false))

@@ -14,6 +14,8 @@ struct WorkerHarness {
     var workers = 1
     var configure: @Sendable (inout Worker<ContinuousClock>.Configuration) -> Void = { _ in }
     var rescueInterval: Duration = .seconds(1)
+    /// The workers' logger (a `LogCapture`'s, to wait for what a worker logs).
+    var workerLogger = TestDatabase.quietLogger
 
     func run<T: Sendable>(
         _ url: DatabaseURL, registry: JobRegistry,
@@ -29,7 +31,7 @@ struct WorkerHarness {
             configuration.owner = "test-worker-\(index)"
             configure(&configuration)
             let worker = Worker(store: store, registry: registry, wakeups: listener, configuration: configuration,
-                                clock: ContinuousClock(), logger: logger)
+                                clock: ContinuousClock(), logger: workerLogger)
             services += [client, listener, worker,
                          Maintenance.rescuer(store: store, kinds: registry.kinds, interval: rescueInterval,
                                              clock: ContinuousClock(), logger: logger)]

@@ -7,7 +7,7 @@ import PostgresNIO
 import Store
 import Testing
 
-@Suite struct WorkerTests {
+@Suite(.timeLimit(.minutes(5))) struct WorkerTests {
     @Test func fourWorkersDrainTenThousandJobsExactlyOnce() async throws {
         let url = try await TestDatabase.fresh()
         let log = RunLog()
@@ -62,14 +62,18 @@ import Testing
         let url = try await TestDatabase.fresh()
         let kind = JobKind("test.deadline", maxAttempts: 10)
         var registry = JobRegistry()
-        registry.register(ClosureHandler<Empty>(kind: kind) { _, _ in
-            throw JobError.retry("APNs 503", after: .seconds(5))
+        let log = RunLog()
+        registry.register(ClosureHandler<Empty>(kind: kind) { _, context in
+            log.record(context.id)
+            throw JobError.retry("APNs 503", after: .seconds(600))
         })
         try await WorkerHarness().run(url, registry: registry) { store, client in
+            // The retry would land ten minutes after the first attempt, well past the deadline.
             let id = try #require(try await store.enqueue(
-                [NewJob(kind: kind, deadline: Date().addingTimeInterval(2))], onConflict: .keep)[0].jobID)
+                [NewJob(kind: kind, deadline: Date().addingTimeInterval(300))], onConflict: .keep)[0].jobID)
             #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .expired })
             #expect(try await JobRows.row(id, client: client)?.attempts == 1)
+            #expect(log.count(id) == 1, "the handler ran once: expired by its retry, not claimed too late")
         }
     }
 
@@ -100,17 +104,21 @@ import Testing
         var registry = JobRegistry()
         registry.register(ClosureHandler<Empty>(kind: kind) { _, context in
             log.record(context.id)
-            return log.count(context.id) < 3 ? .runAgain(.after(.milliseconds(800))) : .done
+            return log.count(context.id) < 3 ? .runAgain(.after(.seconds(3600))) : .done
         })
-        try await WorkerHarness().run(url, registry: registry) { store, client in
+        let harness = WorkerHarness(configure: { $0.pollInterval = .milliseconds(200) })
+        try await harness.run(url, registry: registry) { store, client in
             let id = try #require(try await store.enqueue([NewJob(kind: kind, uniqueKey: "sync:u1")], onConflict: .keep)[0].jobID)
-            #expect(try await eventually { log.count(id) == 1 })
-            // Between runs the same row waits in `queued` with next_run_at set (completion is written
-            // asynchronously, so wait for it rather than read at once).
-            #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .queued })
-            let between = try #require(try await JobRows.row(id, client: client))
-            #expect(between.nextRunAt != nil)
-            #expect(between.dueInSeconds > 0 || log.count(id) > 1)
+            for run in 1...2 {
+                // Between runs the same row waits in `queued`, an hour out, with next_run_at set
+                // (the completion is written asynchronously: wait for it rather than read at once).
+                #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .queued && log.count(id) == run })
+                let between = try #require(try await JobRows.row(id, client: client))
+                #expect(between.scheduledDelay == 3600 && between.nextRunAt != nil)
+                #expect(between.attempts == 0, "a run that asks to run again uses no attempt")
+                // The hour passes (the row is moved, not waited for); the poll finds it due.
+                _ = try await client.query("UPDATE jobs SET due_at = now() WHERE id = \(id.uuid)", logger: TestDatabase.quietLogger)
+            }
             #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .completed })
             #expect(log.count(id) == 3, "the same row ran three times")
         }
@@ -144,17 +152,20 @@ import Testing
         let sawLoss = RunLog()
         var registry = JobRegistry()
         registry.register(ClosureHandler<Empty>(kind: kind) { _, context in
-            for _ in 0..<400 where !context.isLeaseLost { try await Task.sleep(for: .milliseconds(25)) }
-            if context.isLeaseLost { sawLoss.record(context.id) }
+            // Works until told its lease is gone (the suite's time limit ends a handler never told).
+            while !context.isLeaseLost { try await Task.sleep(for: .milliseconds(25)) }
+            sawLoss.record(context.id)
             return .done
         })
-        let harness = WorkerHarness(configure: { $0.heartbeatInterval = .milliseconds(100) })
+        let logs = LogCapture()
+        let harness = WorkerHarness(configure: { $0.heartbeatInterval = .milliseconds(100) }, workerLogger: logs.logger("worker"))
         try await harness.run(url, registry: registry) { store, client in
             let id = try #require(try await store.enqueue([NewJob(kind: kind)], onConflict: .keep)[0].jobID)
             #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .running })
             #expect(try await store.cancel(id))
             #expect(try await eventually { sawLoss.count(id) == 1 })
-            try await Task.sleep(for: .milliseconds(200))
+            // The worker offered the handler's `.done` and the store refused it.
+            #expect(try await eventually { logs.all.contains { $0.contains("outcome refused") } })
             #expect(try await JobRows.row(id, client: client)?.state == .cancelled, "the worker wrote nothing after losing the lease")
         }
     }
@@ -198,28 +209,27 @@ import Testing
         }
     }
 
-    @Test func futureJobStartsOnTimeWithoutPolling() async throws {
+    @Test func futureJobStartsWithoutWaitingForThePoll() async throws {
         let url = try await TestDatabase.fresh()
         let kind = JobKind("test.timed")
-        let lateness = RunLog()
+        let ran = RunLog()
         var registry = JobRegistry()
         registry.register(ClosureHandler<Empty>(kind: kind) { _, context in
-            // Far below the 60 s poll interval, with room for a loaded CI machine (speed is the benchmark's job).
-            if context.lateness < .seconds(5) { lateness.record(context.id) }
+            ran.record(context.id)
             return .done
         })
-        // A poll interval far longer than the test: only NOTIFY and the due-time timer can start it on time.
-        let harness = WorkerHarness(configure: { $0.pollInterval = .seconds(60) })
+        // A poll interval of a day: only NOTIFY and the due-time timer can start the job within the
+        // test (how promptly is the benchmark's business).
+        let harness = WorkerHarness(configure: { $0.pollInterval = .seconds(86_400) })
         try await harness.run(url, registry: registry) { store, client in
-            try await Task.sleep(for: .milliseconds(200))  // let the worker go idle first
             let id = try #require(try await store.enqueue([NewJob(kind: kind, schedule: .after(.seconds(1)))], onConflict: .keep)[0].jobID)
-            #expect(try await eventually(timeout: .seconds(10)) { try await JobRows.row(id, client: client)?.state == .completed })
-            #expect(lateness.count(id) == 1, "started within 5 s of due, not at the next poll")
+            #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .completed })
+            #expect(ran.count(id) == 1)
         }
     }
 }
 
-@Suite struct WorkerPrivacyTests {
+@Suite(.timeLimit(.minutes(5))) struct WorkerPrivacyTests {
     /// An unclassified error may describe itself with personal data; only its type is recorded.
     @Test func anUnclassifiedErrorIsRecordedByTypeOnly() async throws {
         struct LeakyError: Error, CustomStringConvertible {

@@ -7,7 +7,7 @@ import Glibc
 
 /// The private cluster behind the tests, `alfred dev` and the benchmarks starts even when its port
 /// is taken between choosing it and binding it (CI saw `alfred dev` fail so, once).
-@Suite struct EmbeddedPostgresTests {
+@Suite(.timeLimit(.minutes(5))) struct EmbeddedPostgresTests {
     @Test func portsAreChosenBelowTheKernelsEphemeralRange() throws {
         let range = try String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)
         let ephemeralStart = try #require(range.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) })
@@ -24,15 +24,15 @@ import Glibc
 
         var options = EmbeddedPostgres.Options(durable: false)
         options.preferredPort = taken
-        let cluster = try await EmbeddedPostgres(options: options)
-        #expect(cluster.port != taken)
-        let log = try String(contentsOf: cluster.directory.appendingPathComponent("server.log"), encoding: .utf8)
-        #expect(log.contains("Address already in use"), "the taken port was tried first")
-        let answer = try await TestDatabase.withClient(cluster.url, maxConnections: 1) { client in
-            try await client.query("SELECT 1", logger: TestDatabase.quietLogger).collect().first?.decode(Int.self)
+        try await EmbeddedPostgres.with(options: options) { cluster in
+            #expect(cluster.port != taken)
+            let log = try String(contentsOf: cluster.directory.appendingPathComponent("server.log"), encoding: .utf8)
+            #expect(log.contains("Address already in use"), "the taken port was tried first")
+            let answer = try await TestDatabase.withClient(cluster.url, maxConnections: 1) { client in
+                try await client.query("SELECT 1", logger: TestDatabase.quietLogger).collect().first?.decode(Int.self)
+            }
+            #expect(answer == 1)
         }
-        #expect(answer == 1)
-        await cluster.shutdown()
     }
 
     private static func listen(on port: Int) throws -> Int32 {

@@ -6,7 +6,7 @@ import Testing
 
 /// A store call waits a bounded time for a pooled connection, then fails with a retryable error;
 /// the statement it gave up on never runs later, and the pool serves the next call as usual.
-@Suite struct LeaseGuardTests {
+@Suite(.timeLimit(.minutes(5))) struct LeaseGuardTests {
     @Test func aCallThatGetsNoConnectionFailsInTimeAndItsStatementNeverRuns() async throws {
         let url = try await TestDatabase.fresh()
         try await TestDatabase.withClient(url, maxConnections: 1) { client in

@@ -5,7 +5,7 @@ import PostgresNIO
 import Testing
 @testable import Store
 
-@Suite struct MigratorTests {
+@Suite(.timeLimit(.minutes(5))) struct MigratorTests {
     let logger = TestDatabase.quietLogger
 
     func freshDatabase() async throws -> DatabaseURL {

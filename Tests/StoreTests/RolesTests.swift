@@ -6,7 +6,7 @@ import Testing
 @testable import Store
 
 /// Boundary A, enforced by Postgres itself: the worker role cannot read refresh-token ciphertext.
-@Suite struct RolesTests {
+@Suite(.timeLimit(.minutes(5))) struct RolesTests {
     func connect(_ url: DatabaseURL, as role: String) -> DatabaseURL {
         var url = url
         url.username = role
