@@ -69,13 +69,16 @@ public struct APNsClient: Sendable {
     let configuration: APNsConfiguration
     let tokens: any ProviderTokenSource
     let logger: Logger
-    let clock: ContinuousClock = .init()
+    /// Times each exchange for the duration metric.
+    let clock: any Clock<Duration>
 
-    public init(http: HTTPClient, configuration: APNsConfiguration, tokens: any ProviderTokenSource, logger: Logger) {
+    public init(http: HTTPClient, configuration: APNsConfiguration, tokens: any ProviderTokenSource, logger: Logger,
+                clock: any Clock<Duration> = ContinuousClock()) {
         self.http = http
         self.configuration = configuration
         self.tokens = tokens
         self.logger = logger
+        self.clock = clock
     }
 
     /// An HTTP client fit for APNs: HTTP/2 preferred, system CAs plus `extraTrustRootsPEM`.
@@ -123,8 +126,8 @@ public struct APNsClient: Sendable {
         outgoing.headers.add(name: "content-type", value: "application/json")
         outgoing.body = .bytes(ByteBuffer(bytes: request.payload))
 
-        let start = clock.now
-        defer { APNsMetrics.duration.recordNanoseconds(Int64(start.duration(to: clock.now).seconds * 1e9)) }
+        let elapsed = clock.stopwatch()
+        defer { APNsMetrics.duration.recordNanoseconds(Int64(elapsed().seconds * 1e9)) }
         let response: HTTPClientResponse
         let body: ByteBuffer
         do {
@@ -174,4 +177,13 @@ public struct APNsClient: Sendable {
 enum APNsMetrics {
     static func requests(_ result: String) -> Counter { Counter(label: MetricName.apnsRequests, dimensions: [("result", result)]) }
     static let duration = Timer(label: MetricName.apnsRequestDuration, preferredDisplayUnit: .seconds)
+}
+
+extension Clock where Duration == Swift.Duration {
+    /// A function that returns the time passed since this call. A method, so that a clock held as
+    /// `any Clock<Duration>` is opened: instants of an erased clock cannot be subtracted.
+    fileprivate func stopwatch() -> () -> Swift.Duration {
+        let start = now
+        return { start.duration(to: self.now) }
+    }
 }

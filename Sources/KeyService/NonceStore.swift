@@ -35,6 +35,7 @@ final class NonceStore: Sendable {
     }
 
     func issue(now: Date) -> [UInt8] {
+        // Not injected on purpose: a nonce must be unpredictable, so only the system CSPRNG will do.
         var generator = SystemRandomNumberGenerator()
         let nonce = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         state.withLock { state in

@@ -46,9 +46,12 @@ public struct DeleteAllHandler: JobHandler {
     let revoker: (any ConnectorRevoker)?
     let jobs: any JobStore
     let configuration: Configuration
+    /// Paces the pause between revocation tries.
+    let clock: any Clock<Duration>
 
-    public init(store: any PrivacyStore, revoker: (any ConnectorRevoker)?, jobs: any JobStore, configuration: Configuration = .init()) {
-        self.store = store; self.revoker = revoker; self.jobs = jobs; self.configuration = configuration
+    public init(store: any PrivacyStore, revoker: (any ConnectorRevoker)?, jobs: any JobStore, configuration: Configuration = .init(),
+                clock: any Clock<Duration> = ContinuousClock()) {
+        self.store = store; self.revoker = revoker; self.jobs = jobs; self.configuration = configuration; self.clock = clock
         _ = PrivacyMetrics.duration
     }
 
@@ -97,7 +100,7 @@ public struct DeleteAllHandler: JobHandler {
             } catch {
                 last = error
                 guard error.retryable, attempt < configuration.revokeTries else { break }
-                try? await Task.sleep(for: configuration.revokePause)
+                try? await clock.sleep(for: configuration.revokePause)
             }
         }
         return .failure(last)

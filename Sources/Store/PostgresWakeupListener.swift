@@ -14,10 +14,13 @@ public final class PostgresWakeupListener: WakeupSource, Service {
     private let logger: Logger
     private let handlers = Mutex<[@Sendable (Wakeup) -> Void]>([])
     private let connected = Mutex(false)
+    /// Paces the reconnect backoff.
+    private let clock: any Clock<Duration>
 
-    public init(database: DatabaseURL, logger: Logger) {
+    public init(database: DatabaseURL, logger: Logger, clock: any Clock<Duration> = ContinuousClock()) {
         self.database = database
         self.logger = logger
+        self.clock = clock
     }
 
     public func subscribe(_ handler: @escaping @Sendable (Wakeup) -> Void) {
@@ -66,7 +69,7 @@ public final class PostgresWakeupListener: WakeupSource, Service {
             }
             connected.withLock { $0 = false }
             if Task.isCancelled || Task.isShuttingDownGracefully { break }
-            try? await Task.sleep(for: backoff)
+            try? await clock.sleep(for: backoff)
             backoff = min(backoff * 2, .seconds(5))
         }
     }

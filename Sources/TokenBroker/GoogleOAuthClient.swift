@@ -4,10 +4,11 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// Google's OAuth endpoints as the broker calls them (only the broker does: Boundary D). Base URLs
 /// come from configuration, so the local stand-in and the real Google are a config change apart.
-public struct GoogleOAuthClient: Sendable {
+public final class GoogleOAuthClient: Sendable {
     public struct Configuration: Sendable {
         public var tokenURL: String
         public var revokeURL: String
@@ -15,7 +16,9 @@ public struct GoogleOAuthClient: Sendable {
         public var clientSecret: Redacted<String>
         /// Attempts per call for 429, 5xx and network errors (full-jitter backoff, Retry-After honoured).
         public var attempts = 3
-        public var backoffBase: Duration = .milliseconds(200)
+        /// The wait between those attempts: full jitter, capped, so a caller holding a request waits
+        /// seconds at most (a longer outage goes back to the caller's own retries).
+        public var backoff = RetryPolicy(base: .milliseconds(200), cap: .seconds(2))
         /// A Retry-After longer than this is not waited out here: the caller (a job) retries later.
         public var maxRetryAfter: Duration = .seconds(5)
         public var timeout: Duration = .seconds(10)
@@ -56,11 +59,19 @@ public struct GoogleOAuthClient: Sendable {
     let configuration: Configuration
     let http: HTTPClient
     let logger: Logger
+    private let clock: any Clock<Duration>
+    private let random: Mutex<AnyGenerator>
 
-    public init(configuration: Configuration, http: HTTPClient, logger: Logger) {
+    /// - Parameters:
+    ///   - clock: paces the backoff between attempts (tests pass a manual clock).
+    ///   - random: jitter for that backoff.
+    public init(configuration: Configuration, http: HTTPClient, logger: Logger, clock: any Clock<Duration> = ContinuousClock(),
+                random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) {
         self.configuration = configuration
         self.http = http
         self.logger = logger
+        self.clock = clock
+        self.random = Mutex(AnyGenerator(random))
     }
 
     /// Connect: exchange an authorization code (with its PKCE verifier) for tokens.
@@ -108,7 +119,8 @@ public struct GoogleOAuthClient: Sendable {
                      scopes: (response.scope ?? "").split(separator: " ").map(String.init))
     }
 
-    /// POSTs a form, retrying 429, 5xx and network errors with full-jitter backoff. Other statuses
+    /// POSTs a form, retrying 429, 5xx and network errors with capped full-jitter backoff (a
+    /// `Retry-After` up to `maxRetryAfter` is a floor; a longer one ends the call). Other statuses
     /// return to the caller.
     private func post(_ url: String, _ form: [(String, String)]) async throws -> (Int, [UInt8]) {
         var lastProblem = "no attempt made"
@@ -134,12 +146,15 @@ public struct GoogleOAuthClient: Sendable {
             if let retryAfter, retryAfter > configuration.maxRetryAfter {
                 throw Failure.unavailable("\(lastProblem), Retry-After \(retryAfter) is longer than we wait")
             }
-            guard attempt < configuration.attempts else { break }
-            let ceiling = configuration.backoffBase.seconds * Double(1 << (attempt - 1))
-            let delay = max(Double.random(in: 0...ceiling), retryAfter?.seconds ?? 0)
+            let next = random.withLock { random in
+                configuration.backoff.next(afterAttempt: attempt, maxAttempts: configuration.attempts, retryAfter: retryAfter,
+                                           using: &random)
+            }
+            guard case .retry(let delay) = next else { break }
             logger.info("Google token endpoint failed; retrying",
-                        metadata: ["alfred.problem": "\(lastProblem)", "alfred.attempt": "\(attempt)"])
-            try await Task.sleep(for: .seconds(delay))
+                        metadata: ["alfred.problem": "\(lastProblem)", "alfred.attempt": "\(attempt)",
+                                   "alfred.retry.delay_ms": "\(Int64(delay.seconds * 1_000))"])
+            try await clock.sleep(for: delay)
         }
         throw Failure.unavailable(lastProblem)
     }

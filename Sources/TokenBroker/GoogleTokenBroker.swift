@@ -25,16 +25,24 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
     let evidence: any AttestationSource
     let cache: AccessTokenCache
     let logger: Logger
+    let now: @Sendable () -> Date
+    let clock: any Clock<Duration>
 
+    /// - Parameters:
+    ///   - now: wall time, for access-token expiry (here and in the cache).
+    ///   - clock: times the refresh deadline.
     public init(configuration: Configuration = .init(), connectors: any ConnectorStore, keys: any DataKeyProvider,
-                google: GoogleOAuthClient, evidence: any AttestationSource, logger: Logger) {
+                google: GoogleOAuthClient, evidence: any AttestationSource, logger: Logger,
+                now: @escaping @Sendable () -> Date = { Date() }, clock: any Clock<Duration> = ContinuousClock()) {
         self.configuration = configuration
         self.connectors = connectors
         self.keys = keys
         self.google = google
         self.evidence = evidence
-        self.cache = AccessTokenCache()
+        self.cache = AccessTokenCache(now: now)
         self.logger = logger
+        self.now = now
+        self.clock = clock
     }
 
     // MARK: connect
@@ -66,7 +74,7 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
                                               wrappedDataKey: generated.wrapped)
         try await connectors.insert(NewConnector(id: connectorID, userID: userID, scopes: grant.scopes, keyID: configuration.keyID,
                                                  keyVersion: generated.keyVersion, ciphertext: envelope))
-        await cache.store(AccessToken(token: grant.accessToken, expiresAt: Date().addingTimeInterval(grant.expiresIn.seconds)), for: connectorID)
+        await cache.store(AccessToken(token: grant.accessToken, expiresAt: now().addingTimeInterval(grant.expiresIn.seconds)), for: connectorID)
         try await connectors.audit(AuditEvent(userID: userID, type: "CONNECT", result: "SUCCESS", metadata: ["scopes": "\(grant.scopes.count)"]))
         context.logger.info("connector created", metadata: ["alfred.connector": "\(connectorID.uuidString.lowercased())"])
         return ConnectedConnector(connectorID: connectorID.uuidString.lowercased(), scopes: grant.scopes)
@@ -80,7 +88,7 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
         let deadline = configuration.refreshDeadline
         let token = try await classified {
             try await cache.token(for: id, force: forceRefresh) {
-                guard let token = try await withDeadline(deadline, { try await refresh(id) }) else {
+                guard let token = try await withDeadline(deadline, clock: clock, { try await refresh(id) }) else {
                     Self.refreshes("unavailable").increment()
                     throw BrokerError.upstreamUnavailable("refreshing the access token took longer than \(deadline)")
                 }
@@ -101,7 +109,7 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
                 // The token is good; dropping it would make every retry mint another at Google.
                 logger.error("could not audit a token refresh", metadata: ["alfred.error": "\(type(of: error))"])
             }
-            return AccessToken(token: grant.accessToken, expiresAt: Date().addingTimeInterval(grant.expiresIn.seconds))
+            return AccessToken(token: grant.accessToken, expiresAt: now().addingTimeInterval(grant.expiresIn.seconds))
         } catch GoogleOAuthClient.Failure.invalidGrant {
             Self.refreshes("invalid_grant").increment()
             try await connectors.setStatus(id, .needsReconsent)

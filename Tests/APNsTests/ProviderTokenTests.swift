@@ -1,17 +1,9 @@
+import AlfredTesting
 import APNs
 import Crypto
 import Foundation
 import Synchronization
 import Testing
-
-/// A clock the tests move by hand.
-final class ManualNow: Sendable {
-    private let value: Mutex<Date>
-    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { value = Mutex(start) }
-    var now: Date { value.withLock { $0 } }
-    func advance(minutes: Double) { value.withLock { $0 = $0.addingTimeInterval(minutes * 60) } }
-    var closure: @Sendable () -> Date { { self.now } }
-}
 
 @Suite struct ProviderTokenTests {
     static let key = P256.Signing.PrivateKey()
@@ -53,15 +45,15 @@ final class ManualNow: Sendable {
     }
 
     @Test func oneTokenIsReusedAndRenewedAfterFiftyMinutes() async throws {
-        let clock = ManualNow()
+        let clock = ManualClock()
         let mints = Mutex<[ProviderTokenMinter.Trigger]>([])
-        let minter = ProviderTokenMinter(signer: Self.signer, now: clock.closure, onMint: { t in mints.withLock { $0.append(t) } })
+        let minter = ProviderTokenMinter(signer: Self.signer, now: clock.nowDate, onMint: { t in mints.withLock { $0.append(t) } })
         let first = try await minter.providerToken(rejected: nil)
         for _ in 0..<49 {
-            clock.advance(minutes: 1)
+            clock.advance(by: .seconds(60))
             #expect(try await minter.providerToken(rejected: nil) == first)
         }
-        clock.advance(minutes: 1)
+        clock.advance(by: .seconds(60))
         let second = try await minter.providerToken(rejected: nil)
         #expect(second != first)
         #expect(second.issuedAt.timeIntervalSince(first.issuedAt) == 50 * 60)
@@ -69,13 +61,13 @@ final class ManualNow: Sendable {
     }
 
     @Test func anExpiredRejectionRenewsOnlyTheCurrentTokenAndNeverWithinTwentyMinutes() async throws {
-        let clock = ManualNow()
-        let minter = ProviderTokenMinter(signer: Self.signer, now: clock.closure)
+        let clock = ManualClock()
+        let minter = ProviderTokenMinter(signer: Self.signer, now: clock.nowDate)
         let first = try await minter.providerToken(rejected: nil)
-        clock.advance(minutes: 5)
+        clock.advance(by: .seconds(5 * 60))
         // Young token refused as expired: the clocks disagree; minting again would only earn a 429.
         #expect(try await minter.providerToken(rejected: first.jwt) == first)
-        clock.advance(minutes: 16)
+        clock.advance(by: .seconds(16 * 60))
         let renewed = try await minter.providerToken(rejected: first.jwt)
         #expect(renewed != first, "21 minutes old and refused: renewed")
         // Another worker reports the same old token: it gets the current one, no second mint.
@@ -85,15 +77,15 @@ final class ManualNow: Sendable {
     /// Whatever sequence of calls and rejections arrives, mints are 20–60 minutes apart and no token
     /// handed out is an hour old.
     @Test func overADayOfRandomRejectionsRenewalStaysInsideTheWindow() async throws {
-        let clock = ManualNow()
-        let minter = ProviderTokenMinter(signer: Self.signer, now: clock.closure)
+        let clock = ManualClock()
+        let minter = ProviderTokenMinter(signer: Self.signer, now: clock.nowDate)
         var rng = SystemRandomNumberGenerator()
         var last = try await minter.providerToken(rejected: nil)
         var mintTimes = [last.issuedAt]
         for _ in 0..<(24 * 60 * 2) {
-            clock.advance(minutes: 0.5)
+            clock.advance(by: .seconds(30))
             let token = try await minter.providerToken(rejected: Bool.random(using: &rng) ? last.jwt : nil)
-            #expect(clock.now.timeIntervalSince(token.issuedAt) < 3600)
+            #expect(clock.date.timeIntervalSince(token.issuedAt) < 3600)
             if token != last { mintTimes.append(token.issuedAt); last = token }
         }
         let gaps = zip(mintTimes.dropFirst(), mintTimes).map { $0.timeIntervalSince($1) / 60 }
@@ -102,22 +94,22 @@ final class ManualNow: Sendable {
     }
 
     @Test func aWorkersCacheAsksUpstreamOnlyWhenOldOrRejected() async throws {
-        let clock = ManualNow()
+        let clock = ManualClock()
         let calls = Mutex(0)
         struct Counting: ProviderTokenSource {
             let minter: ProviderTokenMinter
             let calls: @Sendable () -> Void
             func providerToken(rejected: String?) async throws -> ProviderToken { calls(); return try await minter.providerToken(rejected: rejected) }
         }
-        let upstream = Counting(minter: ProviderTokenMinter(signer: Self.signer, now: clock.closure), calls: { calls.withLock { $0 += 1 } })
-        let cache = CachedProviderTokens(upstream: upstream, now: clock.closure)
+        let upstream = Counting(minter: ProviderTokenMinter(signer: Self.signer, now: clock.nowDate), calls: { calls.withLock { $0 += 1 } })
+        let cache = CachedProviderTokens(upstream: upstream, now: clock.nowDate)
         let first = try await cache.providerToken(rejected: nil)
         for _ in 0..<100 { _ = try await cache.providerToken(rejected: nil) }
         #expect(calls.withLock { $0 } == 1)
-        clock.advance(minutes: 25)
+        clock.advance(by: .seconds(25 * 60))
         _ = try await cache.providerToken(rejected: first.jwt)
         #expect(calls.withLock { $0 } == 2, "a rejection goes upstream")
-        clock.advance(minutes: 26)
+        clock.advance(by: .seconds(26 * 60))
         let renewed = try await cache.providerToken(rejected: nil)
         #expect(renewed != first)
     }

@@ -11,7 +11,7 @@ import StandIns
 import Synchronization
 
 /// The Google stand-in on an ephemeral loopback port, and our production clients pointed at it by base
-/// URL alone. Backoff runs on a virtual clock (no test waits for real backoff seconds) and jitter on a
+/// URL alone. Backoff runs on a manual clock (no test waits for real backoff seconds) and jitter on a
 /// seeded generator; tokens come from the stand-in, as the broker's would.
 struct GoogleAPIHarness: Sendable {
     static let subject = "100000000000000000001"
@@ -24,14 +24,15 @@ struct GoogleAPIHarness: Sendable {
     let client: HTTPClient
     let baseURL: String
     let tokens: StandInTokenSource
-    let clock: VirtualClock
+    /// Sleeps return at once and move its time (`sleepsAdvance`); tests read `sleeps`.
+    let clock: ManualClock
     let metrics: CountingMetrics
     let logger: Logger
 
     /// The production configuration with the stand-in's base URLs: the only change from real Google.
     var configuration: GoogleAPIConfiguration {
         var configuration = GoogleAPIConfiguration(root: baseURL)
-        configuration.requestTimeout = .seconds(10)
+        configuration.requestTimeout = .seconds(60)  // generous: tests about timeouts set their own
         return configuration
     }
 
@@ -77,7 +78,7 @@ struct GoogleAPIHarness: Sendable {
                 try await body(GoogleAPIHarness(
                     standIn: standIn, client: client, baseURL: baseURL,
                     tokens: StandInTokenSource(standIn: standIn, user: user.subject, scopes: scopes),
-                    clock: VirtualClock(), metrics: CountingMetrics(), logger: logger))
+                    clock: ManualClock(sleepsAdvance: true), metrics: CountingMetrics(), logger: logger))
             } catch {
                 try? await client.shutdown()
                 throw error
@@ -117,34 +118,6 @@ final class StandInTokenSource: TokenSource {
     var forcedRefreshes: Int { state.withLock { $0.forced } }
     /// Every token handed out: canaries that must never appear in an error or a log.
     var minted: [String] { state.withLock { $0.minted } }
-}
-
-/// A clock whose sleeps return at once and move its time forward: backoff happens in virtual time,
-/// and the test reads how long the client asked to wait.
-final class VirtualClock: Clock, Sendable {
-    struct Instant: InstantProtocol {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-    }
-
-    private let state = Mutex<(now: Duration, sleeps: [Duration])>((.zero, []))
-
-    var now: Instant { Instant(offset: state.withLock { $0.now }) }
-    var minimumResolution: Duration { .zero }
-
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        try Task.checkCancellation()
-        state.withLock { state in
-            state.sleeps.append(max(.zero, deadline.offset - state.now))
-            state.now = max(state.now, deadline.offset)
-        }
-    }
-
-    /// Each sleep the client asked for, in order.
-    var sleeps: [Duration] { state.withLock { $0.sleeps } }
-    var totalSlept: Duration { sleeps.reduce(.zero, +) }
 }
 
 /// Counters by label and dimensions, so tests can read `alfred_google_requests_total` without a

@@ -1,14 +1,17 @@
+import AlfredTesting
 import AsyncHTTPClient
 import Crypto
 import Foundation
 import Logging
-import Synchronization
 import Testing
 @testable import KeyService
 
 /// A key directory in a private temp folder, a local attestation authority, a stand-in "broker
 /// executable" and the broker's ephemeral key; runs a real `KeyServer` on a Unix socket there.
+/// Server, authority and evidence share one manual clock (pinned at the fixture's creation), so
+/// nonce lifetimes and evidence ages depend only on what a test advances, never on how slow it ran.
 struct KeyServerFixture: Sendable {
+    let clock = ManualClock(start: Date())
     let folder: URL
     let directory: KeyDirectory
     let authority: LocalAttestation.Authority
@@ -24,7 +27,7 @@ struct KeyServerFixture: Sendable {
         try PrivateFile.createDirectory(folder)
         executable = folder.appendingPathComponent("broker")
         try Data("pretend this is the broker binary \(UUID())".utf8).write(to: executable)
-        authority = try LocalAttestation.Authority.create()
+        authority = try LocalAttestation.Authority.create(now: clock.date)
         directory = try KeyDirectory.initialize(at: folder.appendingPathComponent("keys-dir"), brokerExecutable: executable,
                                                 authority: authority).directory
         socketPath = folder.appendingPathComponent("ks.sock").path
@@ -38,10 +41,11 @@ struct KeyServerFixture: Sendable {
     var recipientDER: [UInt8] { Array(broker.publicKey.derRepresentation) }
 
     /// Evidence as the broker makes it: its measurement, its public key and the key service's nonce.
+    /// `now`: when the evidence is made (default: the fixture's clock).
     func evidence(nonce: [UInt8]?, executable: URL? = nil, withPublicKey: Bool = true,
-                  authority: LocalAttestation.Authority? = nil, now: Date = Date()) throws -> [UInt8] {
+                  authority: LocalAttestation.Authority? = nil, now: Date? = nil) throws -> [UInt8] {
         try (authority ?? self.authority).attest(executable: executable ?? self.executable,
-                                                 publicKey: withPublicKey ? recipientDER : nil, nonce: nonce, now: now)
+                                                 publicKey: withPublicKey ? recipientDER : nil, nonce: nonce, now: now ?? clock.date)
     }
 
     func freshEvidence(_ client: KeyServiceClient) async throws -> [UInt8] {
@@ -59,11 +63,11 @@ struct KeyServerFixture: Sendable {
         }
     }
 
-    /// Runs the server until `body` returns (then cancels it), with the real client.
-    func withServer<T: Sendable>(now: @escaping @Sendable () -> Date = { Date() },
-                                 _ body: @escaping @Sendable (KeyServiceClient) async throws -> T) async throws -> T {
+    /// Runs the server until `body` returns (then cancels it), with the real client. The server judges
+    /// nonces and evidence at the fixture's clock.
+    func withServer<T: Sendable>(_ body: @escaping @Sendable (KeyServiceClient) async throws -> T) async throws -> T {
         let (listening, signal) = AsyncStream<Void>.makeStream()
-        let server = try KeyServer(configuration: .init(socketPath: socketPath, directory: directory), now: now,
+        let server = try KeyServer(configuration: .init(socketPath: socketPath, directory: directory), now: clock.nowDate,
                                    logger: Self.quiet, onListening: { signal.yield() })
         let client = KeyServiceClient(socketPath: socketPath)
         return try await withThrowingTaskGroup(of: T?.self) { group in
@@ -93,13 +97,6 @@ struct KeyServerFixture: Sendable {
         let json = (try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView))) as? [String: Any] ?? [:]
         return (Int(response.status.code), json)
     }
-}
-
-/// A clock the test moves.
-final class TestClock: Sendable {
-    private let offset = Mutex<TimeInterval>(0)
-    func advance(_ seconds: TimeInterval) { offset.withLock { $0 += seconds } }
-    var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
 }
 
 extension Sequence where Element == UInt8 {

@@ -58,8 +58,8 @@ import Testing
             if rule == .futureTimestamp { policy.attestation.maxFutureSeconds = 0 }
         })
         defer { fixture.remove() }
-        let clock = TestClock()
-        try await fixture.withServer(now: { clock.now }) { client in
+        let clock = fixture.clock
+        try await fixture.withServer { client in
             let connector = UUID(), user = UUID()
             var keyID = "kek-main"
             var version = 1
@@ -78,9 +78,9 @@ import Testing
                 bytes[bytes.count - 1] ^= 0x01  // the last byte of the COSE signature
                 evidence = bytes
             case .staleTimestamp:
-                evidence = try fixture.evidence(nonce: try await client.nonce(), now: Date().addingTimeInterval(-600))
+                evidence = try fixture.evidence(nonce: try await client.nonce(), now: clock.date.addingTimeInterval(-600))
             case .futureTimestamp:
-                evidence = try fixture.evidence(nonce: try await client.nonce(), now: Date().addingTimeInterval(3))
+                evidence = try fixture.evidence(nonce: try await client.nonce(), now: clock.date.addingTimeInterval(3))
             case .replayedNonce:
                 evidence = try await fixture.freshEvidence(client)
                 _ = try await client.generateDataKey(keyID: keyID, connectorID: connector, userID: user, attestation: evidence)
@@ -88,8 +88,8 @@ import Testing
                 evidence = try fixture.evidence(nonce: (0..<32).map { _ in UInt8.random(in: 0...255) })
             case .expiredNonce:
                 let nonce = try await client.nonce()
-                clock.advance(61)
-                evidence = try fixture.evidence(nonce: nonce, now: clock.now)
+                clock.advance(by: .seconds(61))
+                evidence = try fixture.evidence(nonce: nonce)
             case .missingNonce:
                 evidence = try fixture.evidence(nonce: nil)
             case .missingPublicKey:
@@ -115,7 +115,7 @@ import Testing
             // With that one rule repaired, the same server permits.
             if rule != .wrongRuntime {
                 let permitted = try await client.generateDataKey(keyID: "kek-main", connectorID: connector, userID: user,
-                                                                 attestation: try fixture.evidence(nonce: try await client.nonce(), now: clock.now))
+                                                                 attestation: try fixture.evidence(nonce: try await client.nonce()))
                 #expect(permitted.keyVersion == 1)
             }
             let denials = try fixture.auditRecords().filter { $0["decision"] as? String == "deny" }

@@ -31,6 +31,9 @@ struct BrokerWorld: Sendable {
     let executable: URL
     let userID = UUID()
     let logs = LogCapture()
+    /// The in-process broker's wall time (token expiry, the cache's forced-refresh floor): pinned at
+    /// the world's creation, moved only by the test.
+    let clock = ManualClock(start: Date())
 
     var keySocket: String { folder.appendingPathComponent("ks.sock").path }
     var brokerSocket: String { folder.appendingPathComponent("broker.sock").path }
@@ -88,7 +91,10 @@ struct BrokerWorld: Sendable {
                                       logger: logger, onListening: { brokerListening.continuation.yield() })
             group.addTask { try await server.run() }
             for await _ in brokerListening.stream { break }
-            let client = BrokerClient(configuration: .init(socketPath: brokerSocket))
+            // Generous limits (not production's 10 s): a starved test process must not fail on speed.
+            var clientConfiguration = BrokerClient.Configuration(socketPath: brokerSocket)
+            clientConfiguration.requestTimeout = .seconds(120)
+            let client = BrokerClient(configuration: clientConfiguration)
             defer { Task { await client.close() } }
             return try await body(running.with(client: client))
         }
@@ -110,8 +116,10 @@ struct BrokerWorld: Sendable {
 
         var broker: BrokerClient { client! }
 
-        /// A handler with an empty access-token cache, as a restarted broker has.
-        func makeHandler(keySocket: String? = nil, configuration: GoogleTokenBroker.Configuration = .init()) -> GoogleTokenBroker {
+        /// A handler with an empty access-token cache, as a restarted broker has. Its wall time is the
+        /// world's clock; `clock` times its refresh deadline.
+        func makeHandler(keySocket: String? = nil, configuration: GoogleTokenBroker.Configuration = .init(),
+                         clock: any Clock<Duration> = ContinuousClock()) -> GoogleTokenBroker {
             // The fixture's executable is a small file; measuring it cannot fail.
             // swiftlint:disable:next force_try
             let oauth = GoogleOAuthClient(
@@ -121,10 +129,10 @@ struct BrokerWorld: Sendable {
             return GoogleTokenBroker(
                 configuration: configuration,
                 connectors: PostgresConnectorStore(client: pool, logger: logger),
-                keys: KeyServiceClient(socketPath: keySocket ?? world.keySocket),
+                keys: KeyServiceClient(socketPath: keySocket ?? world.keySocket, timeout: .seconds(60)),
                 google: oauth,
                 evidence: try! LocalAttestationSource(authority: world.authority, executable: world.executable),
-                logger: logger)
+                logger: logger, now: world.clock.nowDate, clock: clock)
         }
 
         /// What the app does at connect time: the user consents in the browser, Google redirects back

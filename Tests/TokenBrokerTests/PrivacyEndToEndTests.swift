@@ -106,8 +106,8 @@ import Glibc
         defer { world.remove() }
         try await world.run { w in
             let first = try await w.connect(), second = try await w.connect()
-            // A forced refresh within 5 s of the last mint reuses it (AccessTokenCache); wait that out.
-            try await Task.sleep(for: .milliseconds(5100))
+            // A forced refresh within 5 s of the last mint reuses it (AccessTokenCache): move the broker's clock past that.
+            w.world.clock.advance(by: .seconds(6))
             let token = try await w.broker.accessToken(connectorID: first.uuidString, forceRefresh: true)
             let other = UUID(), otherConnector = UUID()
             try await owner(w) { client in

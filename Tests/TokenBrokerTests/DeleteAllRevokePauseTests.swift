@@ -1,0 +1,112 @@
+import AlfredCore
+import AlfredTesting
+import Foundation
+@testable import JobQueue
+import Logging
+import Privacy
+import Synchronization
+import Testing
+
+/// The delete-all's few quick revocation tries, paced on an injected clock. Pure: the store, the
+/// job queue and Google (behind the revoker) are in-memory stand-ins.
+@Suite(.timeLimit(.minutes(1))) struct DeleteAllRevokePauseTests {
+    static let user = UUID(), request = UUID(), connector = UUID()
+
+    struct Unused: Error {}
+
+    /// Refuses the first `failures` tries (retryable unless told otherwise), then revokes.
+    final class Revoker: ConnectorRevoker {
+        private let failures: Int
+        private let retryable: Bool
+        private let count = Mutex(0)
+        init(failures: Int, retryable: Bool = true) { self.failures = failures; self.retryable = retryable }
+        var tries: Int { count.withLock { $0 } }
+
+        func revoke(connector: UUID) async throws(RevocationFailure) -> RevocationResult {
+            let attempt = count.withLock { $0 += 1; return $0 }
+            guard attempt > failures else { throw RevocationFailure(retryable: retryable, reason: "google_unavailable") }
+            return .revoked
+        }
+    }
+
+    /// One user with one connector; remembers what the handler did to them.
+    final class Store: PrivacyStore {
+        let log = Mutex<[String]>([])
+        var events: [String] { log.withLock { $0 } }
+
+        func start(_ request: UUID) async throws -> UUID? { DeleteAllRevokePauseTests.user }
+        func connectorsToRevoke(userID: UUID) async throws -> [UUID] { [DeleteAllRevokePauseTests.connector] }
+        func countRevoked(_ request: UUID) async throws { log.withLock { $0.append("revoked") } }
+        func parkRevocation(connector: UUID, request: UUID) async throws { log.withLock { $0.append("parked") } }
+        func deleteUser(_ request: UUID) async throws -> PrivacyRequest {
+            log.withLock { $0.append("deleted") }
+            return PrivacyRequest(id: request, state: .completed, requestedAt: Date(timeIntervalSince1970: 0), startedAt: nil,
+                                  completedAt: nil, connectorsRevoked: 0, revocationsPending: 0, rowsDeleted: nil, outcome: .deleted)
+        }
+        func openDeleteAll(userID: UUID) async throws -> (request: UUID, created: Bool) { throw Unused() }
+        func request(_ id: UUID) async throws -> PrivacyRequest? { throw Unused() }
+        func revocationSettled(request: UUID) async throws { throw Unused() }
+        func parkedRevocations() async throws -> [(connector: UUID, request: UUID, parkedAt: Date)] { throw Unused() }
+    }
+
+    /// A delete-all only enqueues (the parked grant's retry job).
+    final class Jobs: JobStore {
+        let enqueued = Mutex<[NewJob]>([])
+        func enqueue(_ jobs: [NewJob], onConflict: UniqueConflict) async throws -> [EnqueueResult] {
+            enqueued.withLock { $0 += jobs }
+            return []
+        }
+        func claim(queue: String, limit: Int, owner: String, lease: Duration) async throws -> [ClaimedJob] { throw Unused() }
+        func complete(_ completions: [Completion]) async throws -> Set<Lease> { throw Unused() }
+        func fail(_ lease: Lease, error: String, disposition: FailureDisposition) async throws -> JobState? { throw Unused() }
+        func snooze(_ lease: Lease, for delay: Duration) async throws -> Bool { throw Unused() }
+        func heartbeat(_ leases: [Lease], lease: Duration) async throws -> Set<Lease> { throw Unused() }
+        func rescueExpired(limit: Int) async throws -> [(kind: String, state: JobState)] { throw Unused() }
+        func prune(olderThan retention: Duration, limit: Int) async throws -> Int { throw Unused() }
+        func secondsUntilNextDue(queue: String) async throws -> Double? { throw Unused() }
+        func stats() async throws -> QueueStats { throw Unused() }
+        func ready() async throws -> [QueueStats.Ready] { throw Unused() }
+        func list(state: JobState?, limit: Int) async throws -> [JobSummary] { throw Unused() }
+        func cancel(_ id: JobID) async throws -> Bool { throw Unused() }
+        func retry(_ id: JobID) async throws -> Bool { throw Unused() }
+    }
+
+    static func run(_ handler: DeleteAllHandler) async throws -> JobOutcome {
+        let context = JobContext(id: JobID(), kind: PrivacyKind.deleteAll.name, attempt: 1, maxAttempts: 25, deadline: nil,
+                                 userID: nil, lateness: .zero, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
+                                 leaseLost: { false })
+        return try await handler.run(DeleteAllHandler.Payload(requestID: request), context: context)
+    }
+
+    @Test func retryableRefusalsPauseOnTheClockBeforeTheNextTry() async throws {
+        let clock = ManualClock()
+        let revoker = Revoker(failures: 2)
+        let store = Store()
+        let handler = DeleteAllHandler(store: store, revoker: revoker, jobs: Jobs(), clock: clock)
+        let running = Task { try await Self.run(handler) }
+
+        await clock.waitForSleepers(1)
+        #expect(revoker.tries == 1, "the second try waits for the pause")
+        clock.advance(by: DeleteAllHandler.Configuration().revokePause)
+        await clock.waitForSleepers(1)
+        #expect(revoker.tries == 2)
+        clock.advance(by: DeleteAllHandler.Configuration().revokePause)
+
+        #expect(try await running.value == .done)
+        #expect(revoker.tries == 3)
+        #expect(clock.sleeps == [.milliseconds(500), .milliseconds(500)])
+        #expect(store.events == ["revoked", "deleted"])
+    }
+
+    @Test(arguments: [(true, 3, 2), (false, 1, 0)])
+    func aGrantStillRefusedIsParkedAndTheUserDeletedWithoutAFinalPause(retryable: Bool, tries: Int, pauses: Int) async throws {
+        let clock = ManualClock(sleepsAdvance: true)
+        let revoker = Revoker(failures: .max, retryable: retryable)
+        let store = Store(), jobs = Jobs()
+        #expect(try await Self.run(DeleteAllHandler(store: store, revoker: revoker, jobs: jobs, clock: clock)) == .done)
+        #expect(revoker.tries == tries)
+        #expect(clock.sleeps == Array(repeating: .milliseconds(500), count: pauses))
+        #expect(store.events == ["parked", "deleted"])
+        #expect(jobs.enqueued.withLock { $0.map(\.kind.name) } == [PrivacyKind.revoke.name])
+    }
+}
