@@ -13,6 +13,7 @@ public final class ChildProcess: Sendable {
 
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                 directory: URL? = nil, outputPath: String? = nil) throws {
+        try TestTier.requireImpure("a child process (\((executable as NSString).lastPathComponent))")
         let outputPath = outputPath ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("alfred-child-\(UUID().uuidString).log").path
         self.outputPath = outputPath

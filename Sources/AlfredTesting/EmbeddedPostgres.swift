@@ -44,6 +44,7 @@ public final class EmbeddedPostgres: Sendable {
     /// as many threads as cores (two on CI), and a test process that blocks them stalls every other
     /// suite's timers, sockets and in-process servers with it.
     public init(options: Options = .init()) async throws {
+        try TestTier.requireImpure("a PostgreSQL cluster")
         binaries = try await Self.findBinaries()
         runAs = geteuid() == 0 ? (Self.userExists("postgres") ? "postgres" : "nobody") : nil
         let template = FileManager.default.temporaryDirectory.appendingPathComponent("alfred-pg-XXXXXX").path

@@ -11,6 +11,7 @@ import ServiceLifecycle
 public func withRunningServices<T: Sendable>(
     _ services: [any Service], logger: Logger, _ body: () async throws -> T
 ) async throws -> T {
+    try TestTier.requireImpure("services (servers, pools)")
     let group = ServiceGroup(services: services, logger: logger)
     // Its own task, so that `body` runs in this one and its result can wait for a real graceful shutdown.
     let running = Task { try await group.run() }
