@@ -84,7 +84,7 @@ public protocol AssistantStore: Sendable {
     func cancelQueuedJobs(uniqueKeys: [String]) async throws -> Int
     /// Urgent mail recorded since `since`, newest first, at most `limit`.
     func mailAlerts(userID: UUID, since: Date, limit: Int) async throws -> [MailAlert]
-    func transaction<T: Sendable>(_ body: @Sendable (any AssistantTransaction) async throws -> T) async throws -> T
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any AssistantTransaction) async throws -> T) async throws -> T
     /// Records the user's verdict on an urgent-mail notification; false if there is no such
     /// notification of this user or it already has a verdict.
     func recordFeedback(userID: UUID, idempotencyKey: String, verdict: String) async throws -> Bool

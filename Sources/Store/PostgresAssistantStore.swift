@@ -17,8 +17,8 @@ public struct PostgresAssistantStore: AssistantStore {
     }
 
     public func profile(_ userID: UUID) async throws -> UserProfile? {
-        let rows = try await LeaseGuard.query(client, AssistantSQL.profile(userID: userID), logger: logger)
-        for try await (zone, minutes, brief, quietStart, quietEnd, urgency, connector) in rows.decode(
+        let rows = try await Pooled.rows(client, AssistantSQL.profile(userID: userID), logger: logger)
+        for (zone, minutes, brief, quietStart, quietEnd, urgency, connector) in try rows.decode(
             (String, Int32, String, String?, String?, ByteBuffer?, UUID?).self)
         {
             return UserProfile(userID: userID, timeZone: zone, meetingReminderMinutes: Int(minutes),
@@ -30,27 +30,27 @@ public struct PostgresAssistantStore: AssistantStore {
 
     public func recurringJobGaps(kinds: [String], after: UUID?, limit: Int) async throws -> [(user: UUID, missing: [String])] {
         var gaps: [(user: UUID, missing: [String])] = []
-        for try await (id, missing) in try await LeaseGuard.query(client,
+        for (id, missing) in try await Pooled.rows(client,
             AssistantSQL.recurringJobGaps(kinds: kinds, after: after, limit: limit), logger: logger
         ).decode((UUID, [String]).self) { gaps.append((id, missing)) }
         return gaps
     }
 
     public func cursor(connectorID: UUID, kind: String) async throws -> [UInt8]? {
-        for try await sealed in try await LeaseGuard.query(client, AssistantSQL.cursor(connectorID: connectorID, kind: kind), logger: logger)
+        for sealed in try await Pooled.rows(client, AssistantSQL.cursor(connectorID: connectorID, kind: kind), logger: logger)
             .decode(ByteBuffer.self) { return Array(buffer: sealed) }
         return nil
     }
 
     public func saveCursor(connectorID: UUID, userID: UUID, kind: String, sealed: [UInt8]) async throws {
-        _ = try await LeaseGuard.query(client, AssistantSQL.saveCursor(
+        _ = try await Pooled.rows(client, AssistantSQL.saveCursor(
             connectorID: connectorID, userID: userID, kind: kind, sealed: ByteBuffer(bytes: sealed)), logger: logger)
     }
 
     public func usedNotificationKeys(_ keys: [String]) async throws -> Set<String> {
         guard !keys.isEmpty else { return [] }
         var used: Set<String> = []
-        for try await key in try await LeaseGuard.query(client, AssistantSQL.usedNotificationKeys(keys), logger: logger)
+        for key in try await Pooled.rows(client, AssistantSQL.usedNotificationKeys(keys), logger: logger)
             .decode(String.self) { used.insert(key) }
         return used
     }
@@ -58,7 +58,7 @@ public struct PostgresAssistantStore: AssistantStore {
     public func cancelQueuedJobs(uniqueKeys: [String]) async throws -> Int {
         guard !uniqueKeys.isEmpty else { return 0 }
         var count = 0
-        for try await _ in try await LeaseGuard.query(client,
+        for _ in try await Pooled.rows(client,
             JobSQL.cancelQueued(uniqueKeys: uniqueKeys, reason: "cancelled: the meeting was cancelled, declined or left the window"),
             logger: logger
         ).decode(UUID.self) { count += 1 }
@@ -67,7 +67,7 @@ public struct PostgresAssistantStore: AssistantStore {
 
     public func mailAlerts(userID: UUID, since: Date, limit: Int) async throws -> [MailAlert] {
         var alerts: [MailAlert] = []
-        for try await (key, sealed, disposition, score) in try await LeaseGuard.query(client,
+        for (key, sealed, disposition, score) in try await Pooled.rows(client,
             AssistantSQL.mailAlerts(userID: userID, since: since, limit: limit), logger: logger
         ).decode((String, ByteBuffer, String, Int32).self) {
             alerts.append(MailAlert(messageKey: key, messageSealed: Array(buffer: sealed),
@@ -77,26 +77,26 @@ public struct PostgresAssistantStore: AssistantStore {
     }
 
     public func recordFeedback(userID: UUID, idempotencyKey: String, verdict: String) async throws -> Bool {
-        for try await _ in try await LeaseGuard.query(client, AssistantSQL.recordFeedback(userID: userID, key: idempotencyKey, verdict: verdict),
+        for _ in try await Pooled.rows(client, AssistantSQL.recordFeedback(userID: userID, key: idempotencyKey, verdict: verdict),
                                                   logger: logger).decode(Int32.self) { return true }
         return false
     }
 
     public func finishAbandonedNotifications() async throws -> [(kind: String, state: String)] {
         var finished: [(kind: String, state: String)] = []
-        for try await (kind, state) in try await LeaseGuard.query(client, AssistantSQL.finishAbandonedNotifications(), logger: logger)
+        for (kind, state) in try await Pooled.rows(client, AssistantSQL.finishAbandonedNotifications(), logger: logger)
             .decode((String, String).self) { finished.append((kind, state)) }
         return finished
     }
 
-    public func transaction<T: Sendable>(_ body: @Sendable (any AssistantTransaction) async throws -> T) async throws -> T {
-        try await LeaseGuard.transaction(client, logger: logger) { connection in
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any AssistantTransaction) async throws -> T) async throws -> T {
+        try await Pooled.transaction(client, logger: logger) { connection in
             try await body(Transaction(connection: connection, jobs: jobs, logger: logger))
         }
     }
 
     public func prune(notificationsOlderThan: Duration, mailAlertsOlderThan: Duration) async throws -> Int {
-        for try await count in try await LeaseGuard.query(client,
+        for count in try await Pooled.rows(client,
             AssistantSQL.prune(notificationSeconds: notificationsOlderThan.seconds, mailSeconds: mailAlertsOlderThan.seconds),
             logger: logger
         ).decode(Int64.self) { return Int(count) }

@@ -16,15 +16,15 @@ public struct PostgresAuditStore: AuditStore {
 
     public func record(_ event: AuditEvent) async throws {
         let metadata = String(decoding: try JSONSerialization.data(withJSONObject: event.metadata, options: [.sortedKeys]), as: UTF8.self)
-        _ = try await LeaseGuard.query(client, AuditSQL.append(
+        _ = try await Pooled.rows(client, AuditSQL.append(
             userID: event.userID, type: event.type, connector: event.connector, result: event.result, metadata: metadata),
-            logger: logger).collect()
+            logger: logger)
     }
 
     public func entries(userID: UUID, afterSeq: Int64, limit: Int) async throws -> [AuditEntry] {
         var entries: [AuditEntry] = []
-        let rows = try await LeaseGuard.query(client, AuditSQL.entries(userID: userID, afterSeq: afterSeq, limit: limit), logger: logger)
-        for try await (id, seq, type, connector, result, metadata, micros, prev, hash) in rows.decode(
+        let rows = try await Pooled.rows(client, AuditSQL.entries(userID: userID, afterSeq: afterSeq, limit: limit), logger: logger)
+        for (id, seq, type, connector, result, metadata, micros, prev, hash) in try rows.decode(
             (UUID, Int64, String, String?, String, String, Int64, ByteBuffer, ByteBuffer).self)
         {
             entries.append(AuditEntry(id: id, userID: userID, seq: seq, eventType: type, connector: connector, result: result,
@@ -35,7 +35,7 @@ public struct PostgresAuditStore: AuditStore {
     }
 
     public func head(userID: UUID) async throws -> AuditHead? {
-        for try await (seq, hash, prunedSeq, prunedHash) in try await LeaseGuard.query(client, AuditSQL.head(userID: userID), logger: logger)
+        for (seq, hash, prunedSeq, prunedHash) in try await Pooled.rows(client, AuditSQL.head(userID: userID), logger: logger)
             .decode((Int64, ByteBuffer, Int64, ByteBuffer).self)
         {
             return AuditHead(seq: seq, hash: Array(buffer: hash), prunedThroughSeq: prunedSeq, prunedThroughHash: Array(buffer: prunedHash))
@@ -44,7 +44,7 @@ public struct PostgresAuditStore: AuditStore {
     }
 
     public func prune(before: Date, limit: Int) async throws -> Int {
-        for try await count in try await LeaseGuard.query(client, AuditSQL.prune(before: before, limit: limit), logger: logger).decode(Int64.self) {
+        for count in try await Pooled.rows(client, AuditSQL.prune(before: before, limit: limit), logger: logger).decode(Int64.self) {
             return Int(count)
         }
         return 0

@@ -15,14 +15,14 @@ public struct PostgresConnectorStore: ConnectorStore {
     }
 
     public func insert(_ c: NewConnector) async throws {
-        _ = try await LeaseGuard.query(client, ConnectorSQL.insert(
+        _ = try await Pooled.rows(client, ConnectorSQL.insert(
             id: c.id, userID: c.userID, provider: c.provider, scopes: c.scopes, ciphertext: ByteBuffer(bytes: c.ciphertext),
-            keyID: c.keyID, keyVersion: c.keyVersion), logger: logger).collect()
+            keyID: c.keyID, keyVersion: c.keyVersion), logger: logger)
     }
 
     public func secret(_ id: UUID) async throws -> ConnectorSecret? {
-        let rows = try await LeaseGuard.query(client, ConnectorSQL.secret(id: id), logger: logger)
-        for try await (user, status, keyID, version, ciphertext) in rows.decode((UUID, String, String, Int32, ByteBuffer).self) {
+        let rows = try await Pooled.rows(client, ConnectorSQL.secret(id: id), logger: logger)
+        for (user, status, keyID, version, ciphertext) in try rows.decode((UUID, String, String, Int32, ByteBuffer).self) {
             return ConnectorSecret(id: id, userID: user, status: ConnectorStatus(rawValue: status) ?? .revoked, keyID: keyID,
                                    keyVersion: Int(version), ciphertext: Array(buffer: ciphertext))
         }
@@ -30,26 +30,26 @@ public struct PostgresConnectorStore: ConnectorStore {
     }
 
     public func setStatus(_ id: UUID, _ status: ConnectorStatus) async throws {
-        _ = try await LeaseGuard.query(client, ConnectorSQL.setStatus(id: id, status: status.rawValue), logger: logger).collect()
+        _ = try await Pooled.rows(client, ConnectorSQL.setStatus(id: id, status: status.rawValue), logger: logger)
     }
 
     public func rewrapped(_ id: UUID, fromVersion: Int, toVersion: Int, ciphertext: [UInt8]) async throws -> Bool {
-        let rows = try await LeaseGuard.query(client, ConnectorSQL.rewrapped(
+        let rows = try await Pooled.rows(client, ConnectorSQL.rewrapped(
             id: id, fromVersion: fromVersion, toVersion: toVersion, ciphertext: ByteBuffer(bytes: ciphertext)), logger: logger)
-        for try await _ in rows.decode(UUID.self) { return true }
+        for _ in try rows.decode(UUID.self) { return true }
         return false
     }
 
     public func needingRewrap(keyID: String, activeVersion: Int, after: UUID?, limit: Int) async throws -> [UUID] {
         var ids: [UUID] = []
-        for try await id in try await LeaseGuard.query(client,
+        for id in try await Pooled.rows(client,
             ConnectorSQL.needingRewrap(keyID: keyID, activeVersion: activeVersion, after: after, limit: limit), logger: logger
         ).decode(UUID.self) { ids.append(id) }
         return ids
     }
 
     public func forgetParked(_ id: UUID) async throws {
-        _ = try await LeaseGuard.query(client, ConnectorSQL.forgetParked(id: id), logger: logger).collect()
+        _ = try await Pooled.rows(client, ConnectorSQL.forgetParked(id: id), logger: logger)
     }
 
     public func audit(_ event: AuditEvent) async throws {

@@ -20,7 +20,7 @@ public struct PostgresDeliveryStore: DeliveryStore {
         var sends: [UUID: DeliveryPlan.SendState] = [:]
         var claimed: [UUID: UUID] = [:]
         var pastDeadline = false
-        for try await row in try await client.execute(DeliverySQL.Begin(jobID: jobID), logger: logger) {
+        for row in try await Pooled.execute(client, DeliverySQL.Begin(jobID: jobID), logger: logger) {
             let (key, userID, kind, deadline, state, device, environment, sealed, updated, sent, sentStates, apnsID, past) = row
             if header == nil {
                 header = (key, userID, kind, deadline, state)
@@ -54,7 +54,7 @@ public struct PostgresDeliveryStore: DeliveryStore {
             case .retry: retry.append(outcome.deviceID)
             }
         }
-        for try await first in try await client.execute(DeliverySQL.Record(
+        for first in try await Pooled.execute(client, DeliverySQL.Record(
             key: key, jobID: jobID, devices: final.map(\.0), states: final.map(\.1), reasons: final.map(\.2), retry: retry,
             retire: retire.map(\.0), retireReasons: retire.map(\.1), firstAccepted: firstAccepted, finish: finish?.rawValue ?? ""),
             logger: logger) { return first }
@@ -62,7 +62,7 @@ public struct PostgresDeliveryStore: DeliveryStore {
     }
 
     public func registerDevice(userID: UUID, tokenKey: String, tokenSealed: [UInt8], environment: String) async throws -> UUID {
-        for try await id in try await LeaseGuard.query(client, DeliverySQL.registerDevice(
+        for id in try await Pooled.rows(client, DeliverySQL.registerDevice(
             id: UUID(), userID: userID, tokenKey: tokenKey, sealed: ByteBuffer(bytes: tokenSealed), environment: environment), logger: logger
         ).decode(UUID.self) { return id }
         throw PostgresDeliveryStoreError(description: "device registration returned no row")

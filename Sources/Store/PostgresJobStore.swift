@@ -75,7 +75,7 @@ public struct PostgresJobStore: JobStore {
         var inserted = Set<UUID>()
         var rescheduledByKey: [String: UUID] = [:]
         var existingByKey: [String: UUID] = [:]
-        for try await (id, key, outcome) in rows.decode((UUID?, String?, String).self) {
+        for (id, key, outcome) in try rows.decode((UUID?, String?, String).self) {
             guard let id else { continue }
             switch outcome {
             case "inserted": inserted.insert(id)
@@ -102,7 +102,7 @@ public struct PostgresJobStore: JobStore {
         let rows = try await run(JobSQL.claim(queue: queue, limit: limit, owner: owner, leaseSeconds: lease.seconds))
         var claimed: [ClaimedJob] = []
         claimed.reserveCapacity(limit)
-        for try await (id, kind, queue, payload, attempts, maxAttempts, token, deadline, user, late, past) in rows.decode(
+        for (id, kind, queue, payload, attempts, maxAttempts, token, deadline, user, late, past) in try rows.decode(
             (UUID, String, String, ByteBuffer, Int32, Int32, UUID, Date?, UUID?, Double, Bool).self)
         {
             claimed.append(ClaimedJob(
@@ -129,7 +129,7 @@ public struct PostgresJobStore: JobStore {
         let rows = try await run(JobSQL.complete(
             ids: ids, tokens: tokens, recur: recur, nextAbsolute: absolute, nextDelay: delay, horizon: horizon))
         var done = Set<Lease>()
-        for try await (id, token) in rows.decode((UUID?, UUID?).self) {
+        for (id, token) in try rows.decode((UUID?, UUID?).self) {
             if let id, let token { done.insert(Lease(id: JobID(id), token: token)) }
         }
         return Set(completions.map(\.lease)).subtracting(done)
@@ -143,7 +143,7 @@ public struct PostgresJobStore: JobStore {
         let rows = try await run(JobSQL.fail(
             id: lease.id.uuid, token: lease.token, error: String(error.prefix(2000)), retry: retry,
             delaySeconds: delay, horizon: horizon))
-        for try await state in rows.decode(String?.self) {
+        for state in try rows.decode(String?.self) {
             if let state { return JobState(rawValue: state) }
         }
         return nil
@@ -152,7 +152,7 @@ public struct PostgresJobStore: JobStore {
     public func snooze(_ lease: Lease, for delay: Duration) async throws -> Bool {
         let rows = try await run(JobSQL.snooze(
             id: lease.id.uuid, token: lease.token, delaySeconds: delay.seconds, horizon: horizon))
-        for try await marker in rows.decode(Int32?.self) where marker != nil { return true }
+        for marker in try rows.decode(Int32?.self) where marker != nil { return true }
         return false
     }
 
@@ -161,14 +161,14 @@ public struct PostgresJobStore: JobStore {
         let rows = try await run(JobSQL.heartbeat(
             ids: leases.map(\.id.uuid), tokens: leases.map(\.token), leaseSeconds: lease.seconds))
         var extended = Set<Lease>()
-        for try await (id, token) in rows.decode((UUID, UUID).self) { extended.insert(Lease(id: JobID(id), token: token)) }
+        for (id, token) in try rows.decode((UUID, UUID).self) { extended.insert(Lease(id: JobID(id), token: token)) }
         return Set(leases).subtracting(extended)
     }
 
     public func rescueExpired(limit: Int) async throws -> [(kind: String, state: JobState)] {
         let rows = try await run(JobSQL.rescue(limit: limit, horizon: horizon))
         var rescued: [(kind: String, state: JobState)] = []
-        for try await (kind, state) in rows.decode((String?, String?).self) {
+        for (kind, state) in try rows.decode((String?, String?).self) {
             if let kind, let state = state.flatMap(JobState.init(rawValue:)) { rescued.append((kind, state)) }
         }
         return rescued
@@ -176,19 +176,19 @@ public struct PostgresJobStore: JobStore {
 
     public func prune(olderThan retention: Duration, limit: Int) async throws -> Int {
         let rows = try await run(JobSQL.prune(retentionSeconds: retention.seconds, limit: limit))
-        for try await count in rows.decode(Int.self) { return count }
+        for count in try rows.decode(Int.self) { return count }
         return 0
     }
 
     public func secondsUntilNextDue(queue: String) async throws -> Double? {
         let rows = try await run(JobSQL.secondsUntilNextDue(queue: queue))
-        for try await seconds in rows.decode(Double?.self) { return seconds }
+        for seconds in try rows.decode(Double?.self) { return seconds }
         return nil
     }
 
     public func stats() async throws -> QueueStats {
         var counts: [QueueStats.Row] = []
-        for try await (queue, state, count) in try await run(JobSQL.countsByQueueAndState).decode((String, String, Int).self) {
+        for (queue, state, count) in try await run(JobSQL.countsByQueueAndState).decode((String, String, Int).self) {
             if let state = JobState(rawValue: state) { counts.append(.init(queue: queue, state: state, count: count)) }
         }
         return QueueStats(rows: counts, ready: try await ready())
@@ -196,7 +196,7 @@ public struct PostgresJobStore: JobStore {
 
     public func ready() async throws -> [QueueStats.Ready] {
         var ready: [QueueStats.Ready] = []
-        for try await (queue, depth, age, paused) in try await run(JobSQL.ready).decode((String, Int, Double, Bool).self) {
+        for (queue, depth, age, paused) in try await run(JobSQL.ready).decode((String, Int, Double, Bool).self) {
             ready.append(.init(queue: queue, depth: depth, oldestDueAgeSeconds: max(0, age), paused: paused))
         }
         return ready
@@ -205,7 +205,7 @@ public struct PostgresJobStore: JobStore {
     public func list(state: JobState?, limit: Int) async throws -> [JobSummary] {
         var summaries: [JobSummary] = []
         let rows = try await run(JobSQL.list(state: state?.rawValue, limit: limit))
-        for try await (id, kind, queue, state, attempts, maxAttempts, due, error) in rows.decode(
+        for (id, kind, queue, state, attempts, maxAttempts, due, error) in try rows.decode(
             (UUID, String, String, String, Int32, Int32, Date, String?).self)
         {
             summaries.append(JobSummary(
@@ -216,24 +216,24 @@ public struct PostgresJobStore: JobStore {
     }
 
     public func cancel(_ id: JobID) async throws -> Bool {
-        for try await _ in try await run(JobSQL.cancel(id: id.uuid)).decode(UUID.self) { return true }
+        for _ in try await run(JobSQL.cancel(id: id.uuid)).decode(UUID.self) { return true }
         return false
     }
 
     /// Pauses a queue: workers claim nothing more from it until it is resumed.
     public func pause(queue: String, reason: String?) async throws {
-        _ = try await run(JobSQL.pause(queue: queue, reason: reason)).collect()
+        _ = try await run(JobSQL.pause(queue: queue, reason: reason))
     }
 
     /// Resumes a paused queue and wakes its workers; false when it was not paused.
     public func resume(queue: String) async throws -> Bool {
-        try await run(JobSQL.resume(queue: queue)).collect().count > 0
+        try await !run(JobSQL.resume(queue: queue)).isEmpty
     }
 
     /// Paused queues, with the reason given and when.
     public func pauses() async throws -> [QueuePause] {
         var pauses: [QueuePause] = []
-        for try await (queue, reason, at) in try await run(JobSQL.pauses).decode((String, String?, Date).self) {
+        for (queue, reason, at) in try await run(JobSQL.pauses).decode((String, String?, Date).self) {
             pauses.append(QueuePause(queue: queue, reason: reason, pausedAt: at))
         }
         return pauses
@@ -241,7 +241,7 @@ public struct PostgresJobStore: JobStore {
 
     public func retry(_ id: JobID) async throws -> Bool {
         do {
-            for try await marker in try await run(JobSQL.retry(id: id.uuid)).decode(UUID?.self) where marker != nil {
+            for marker in try await run(JobSQL.retry(id: id.uuid)).decode(UUID?.self) where marker != nil {
                 return true
             }
             return false
@@ -252,17 +252,17 @@ public struct PostgresJobStore: JobStore {
 
     /// Runs a query on the caller's connection, or on one from the pool. Rows are collected before
     /// the connection goes back to the pool.
-    private func run(_ query: PostgresQuery, on connection: PostgresConnection? = nil) async throws -> PostgresRowSequence {
+    private func run(_ query: PostgresQuery, on connection: PostgresConnection? = nil) async throws -> [PostgresRow] {
         if let connection {
-            return try await connection.query(query, logger: logger)
+            return try await connection.query(query, logger: logger).collect()
         }
-        return try await LeaseGuard.query(client, query, logger: logger)
+        return try await Pooled.rows(client, query, logger: logger)
     }
 }
 
 /// Store errors that callers act on. `description` is safe to log: ids and codes, never payloads.
 public struct StoreError: Error, CustomStringConvertible, Equatable {
-    private enum Code: Equatable { case uniqueKeyTaken, migration, privacyRequestMissing, connectionWait }
+    private enum Code: Equatable { case uniqueKeyTaken, migration, privacyRequestMissing, connectionWait, connectionLost }
     private let code: Code
     public let message: String
 
@@ -274,10 +274,14 @@ public struct StoreError: Error, CustomStringConvertible, Equatable {
     public static func privacyRequestMissing(_ id: UUID) -> StoreError {
         StoreError(code: .privacyRequestMissing, message: "no privacy request \(id.uuidString.lowercased())")
     }
-    /// No pooled connection within `limit` (see `LeaseGuard`); retryable like any unreachable database.
+    /// No pooled connection within `limit` (see `Pooled`); retryable like any unreachable database.
     public static func connectionWait(_ limit: Duration) -> StoreError {
         StoreError(code: .connectionWait, message: "no database connection became available within \(limit); retrying will open a new one")
     }
+    /// The connection closed under the statement (Postgres restarted or ended the session): whether the
+    /// statement ran is unknown, as with any lost connection; retryable on another connection.
+    public static let connectionLost = StoreError(code: .connectionLost, message:
+        "the database connection closed before the statement was answered (Postgres restarting?); retrying takes another connection")
     public var description: String { message }
 }
 

@@ -15,15 +15,15 @@ public struct PostgresPrivacyStore: PrivacyStore {
     }
 
     public func openDeleteAll(userID: UUID) async throws -> (request: UUID, created: Bool) {
-        for try await (id, created) in try await LeaseGuard.query(client, PrivacySQL.openDeleteAll(id: UUID(), userID: userID), logger: logger)
+        for (id, created) in try await Pooled.rows(client, PrivacySQL.openDeleteAll(id: UUID(), userID: userID), logger: logger)
             .decode((UUID, Bool).self) { return (id, created) }
         // Lost a race with a request that completed in between: open a fresh one.
         return try await openDeleteAll(userID: userID)
     }
 
     public func request(_ id: UUID) async throws -> PrivacyRequest? {
-        let rows = try await LeaseGuard.query(client, PrivacySQL.request(id: id), logger: logger)
-        for try await (state, requested, started, completed, revoked, pending, counts, outcome) in rows.decode(
+        let rows = try await Pooled.rows(client, PrivacySQL.request(id: id), logger: logger)
+        for (state, requested, started, completed, revoked, pending, counts, outcome) in try rows.decode(
             (String, Date, Date?, Date?, Int32, Int32, String?, String?).self)
         {
             let rowsDeleted = counts.flatMap { try? JSONDecoder().decode([String: Int].self, from: Data($0.utf8)) }
@@ -36,7 +36,7 @@ public struct PostgresPrivacyStore: PrivacyStore {
     }
 
     public func start(_ request: UUID) async throws -> UUID? {
-        for try await user in try await LeaseGuard.query(client, PrivacySQL.start(id: request), logger: logger).decode(UUID?.self) {
+        for user in try await Pooled.rows(client, PrivacySQL.start(id: request), logger: logger).decode(UUID?.self) {
             return user
         }
         return nil
@@ -44,32 +44,32 @@ public struct PostgresPrivacyStore: PrivacyStore {
 
     public func connectorsToRevoke(userID: UUID) async throws -> [UUID] {
         var ids: [UUID] = []
-        for try await id in try await LeaseGuard.query(client, PrivacySQL.connectorsToRevoke(userID: userID), logger: logger)
+        for id in try await Pooled.rows(client, PrivacySQL.connectorsToRevoke(userID: userID), logger: logger)
             .decode(UUID.self) { ids.append(id) }
         return ids
     }
 
     public func countRevoked(_ request: UUID) async throws {
-        _ = try await LeaseGuard.query(client, PrivacySQL.countRevoked(id: request), logger: logger).collect()
+        _ = try await Pooled.rows(client, PrivacySQL.countRevoked(id: request), logger: logger)
     }
 
     public func parkRevocation(connector: UUID, request: UUID) async throws {
-        _ = try await LeaseGuard.query(client, PrivacySQL.park(connector: connector, request: request), logger: logger).collect()
+        _ = try await Pooled.rows(client, PrivacySQL.park(connector: connector, request: request), logger: logger)
     }
 
     public func deleteUser(_ request: UUID) async throws -> PrivacyRequest {
-        _ = try await LeaseGuard.query(client, PrivacySQL.deleteUser(request: request), logger: logger).collect()
+        _ = try await Pooled.rows(client, PrivacySQL.deleteUser(request: request), logger: logger)
         guard let done = try await self.request(request) else { throw StoreError.privacyRequestMissing(request) }
         return done
     }
 
     public func revocationSettled(request: UUID) async throws {
-        _ = try await LeaseGuard.query(client, PrivacySQL.revocationSettled(request: request), logger: logger).collect()
+        _ = try await Pooled.rows(client, PrivacySQL.revocationSettled(request: request), logger: logger)
     }
 
     /// Everything stored about the user, as JSON (sealed columns named, not included).
     public func export(userID: UUID) async throws -> String {
-        for try await json in try await LeaseGuard.query(client, PrivacySQL.export(userID: userID), logger: logger).decode(String.self) {
+        for json in try await Pooled.rows(client, PrivacySQL.export(userID: userID), logger: logger).decode(String.self) {
             return json
         }
         return "{}"
@@ -78,7 +78,7 @@ public struct PostgresPrivacyStore: PrivacyStore {
     /// Revocations still waiting for Google: (connector, request, parked at).
     public func parkedRevocations() async throws -> [(connector: UUID, request: UUID, parkedAt: Date)] {
         var parked: [(connector: UUID, request: UUID, parkedAt: Date)] = []
-        for try await (connector, request, at) in try await LeaseGuard.query(client, PrivacySQL.parkedRevocations, logger: logger)
+        for (connector, request, at) in try await Pooled.rows(client, PrivacySQL.parkedRevocations, logger: logger)
             .decode((UUID, UUID, Date).self) { parked.append((connector, request, at)) }
         return parked
     }

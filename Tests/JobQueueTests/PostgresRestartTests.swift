@@ -4,76 +4,95 @@ import Foundation
 import JobQueue
 import PostgresNIO
 import Store
+import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(10))) struct PostgresRestartTests {
-    /// The worker logs, backs off and reconnects; no job is lost.
-    @Test func workerSurvivesAPostgresRestartAndFinishesTheWork() async throws {
-        let cluster = try await EmbeddedPostgres(options: .init(durable: false))
-        defer { cluster.stop() }
-        let url = try await cluster.createDatabase("restart", logger: TestDatabase.quietLogger)
-        try await TestDatabase.migrate(url, logger: TestDatabase.quietLogger)
-        let log = RunLog()
-        var registry = JobRegistry()
-        registry.register(ClosureHandler<Empty>(kind: Self.kind) { _, context in
-            try await Task.sleep(for: .milliseconds(5))
-            log.record(context.id)
-            return .done
-        })
-        let harness = WorkerHarness(configure: { $0.concurrency = 4; $0.claimBatch = 4; $0.pollInterval = .milliseconds(500) })
-        let registered = registry
-        // Not awaited past its deadline: a worker stuck after the restart would also hang its own
-        // graceful shutdown, and that must fail this test, not hang the whole run. (It did hang, about
-        // 1 run in 6 under load, until store calls bounded their wait for a pooled connection.)
-        let work = Task {
-            try await harness.run(url, registry: registered) { store, _ in
-                try await Self.restartMidway(cluster: cluster, url: url, store: store, log: log)
-            }
-        }
-        guard let outcome = await Self.value(of: work, within: .seconds(150)) else {
-            // Bounded, so a stuck worker fails this test instead of hanging the whole run.
-            Issue.record("the worker did not finish and shut down within 150 s of a Postgres restart")
-            return
-        }
-        let (ids, progress) = try outcome.get()
-        #expect(progress.after == ids.count, "all 600 jobs completed after the restart")
-        #expect(Set(log.counts.keys).isSuperset(of: ids), "every job ran (at least once: a restart may lose a completion write)")
-    }
-
     static let kind = JobKind("test.steady")
 
-    /// The task's result, or nil if it has not finished within `limit` (the task is then left running).
-    static func value<T: Sendable>(of task: Task<T, any Error>, within limit: Duration) async -> Result<T, any Error>? {
-        let (stream, continuation) = AsyncStream<Result<T, any Error>?>.makeStream()
-        let waiter = Task {
-            do { continuation.yield(.success(try await task.value)) } catch { continuation.yield(.failure(error)) }
+    /// Postgres restarts five times under a working worker. Each time, jobs are running (their
+    /// handlers held until Postgres is back) and others are queued behind them; every job completes,
+    /// none runs twice, and the worker recovers on its own: no store call had to wait out the bound
+    /// on waiting for a pooled connection (before that was fixed, a call could wait forever).
+    @Test func workerSurvivesFiveRestartsAndRunsEveryJobExactlyOnce() async throws {
+        try await EmbeddedPostgres.with(options: .init(durable: false)) { cluster in
+            let url = try await cluster.createDatabase("restart", logger: TestDatabase.quietLogger)
+            try await TestDatabase.migrate(url, logger: TestDatabase.quietLogger)
+            let started = RunLog(), finished = RunLog()
+            let gate = Gate()
+            var registry = JobRegistry()
+            registry.register(ClosureHandler<Empty>(kind: Self.kind) { _, context in
+                started.record(context.id)
+                await gate.wait()
+                finished.record(context.id)
+                return .done
+            })
+            let logs = LogCapture()
+            let harness = WorkerHarness(
+                configure: { $0.concurrency = 4; $0.claimBatch = 4; $0.lease = .seconds(120) }, workerLogger: logs.logger("worker"))
+            let ids = try await harness.run(url, registry: registry) { store, _ in
+                var all: [JobID] = []
+                for round in 1...5 {
+                    gate.close()
+                    let ids = try await store.enqueue(Array(repeating: NewJob(kind: Self.kind), count: 40), onConflict: .keep)
+                        .compactMap(\.jobID)
+                    all += ids
+                    // Four jobs are running and held; the other 36 are queued behind them.
+                    #expect(try await eventually { ids.filter { started.count($0) > 0 }.count == 4 }, "round \(round)")
+                    try await cluster.stopServer()
+                    try await cluster.startServer()
+                    gate.open()
+                    #expect(try await eventually { await Self.completed(url, ids) == ids.count }, "round \(round): \(logs.all.suffix(5))")
+                    // The scenario happened: all 40 finished after Postgres came back, 36 were also claimed after it.
+                    let afterRestart = try await TestDatabase.withClient(url, maxConnections: 1) { client in
+                        try await client.query("""
+                            SELECT count(*) FILTER (WHERE last_run_at > pg_postmaster_start_time())::int8,
+                                   count(*) FILTER (WHERE finished_at > pg_postmaster_start_time())::int8
+                            FROM jobs WHERE id = ANY(\(ids.map(\.uuid)))
+                            """, logger: TestDatabase.quietLogger).collect().first?.decode((Int, Int).self)
+                    }
+                    #expect(afterRestart?.0 == 36 && afterRestart?.1 == 40, "round \(round): \(String(describing: afterRestart))")
+                }
+                return all
+            }
+            #expect(ids.allSatisfy { finished.count($0) == 1 }, "every job ran exactly once")
+            #expect(try await TestDatabase.withClient(url) { try await JobRows.count(state: .completed, client: $0) } == ids.count)
+            #expect(!logs.all.contains { $0.contains("became available within") }, "recovered without the connection-wait bound")
         }
-        let timer = Task {
-            try? await Task.sleep(for: limit)
-            continuation.yield(nil)
-        }
-        defer { timer.cancel(); _ = waiter }
-        for await first in stream { return first }
-        return nil
     }
 
-    /// Completed jobs, counted on a connection of its own (the pools under test may be stuck).
-    static func completed(_ url: DatabaseURL) async -> Int? {
-        try? await withDeadline(.seconds(5)) {
-            try await TestDatabase.withClient(url, maxConnections: 1) { try await JobRows.count(state: .completed, client: $0) }
-        } ?? nil
+    /// Completed jobs among `ids`, counted on a connection of its own.
+    static func completed(_ url: DatabaseURL, _ ids: [JobID]) async -> Int {
+        (try? await TestDatabase.withClient(url, maxConnections: 1) { client in
+            try await client.query("SELECT count(*)::int8 FROM jobs WHERE state = 'completed' AND id = ANY(\(ids.map(\.uuid)))",
+                                   logger: TestDatabase.quietLogger).collect().first?.decode(Int.self) ?? 0
+        }) ?? 0
+    }
+}
+
+/// Handlers wait while it is closed.
+final class Gate: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((true, []))
+
+    func close() { state.withLock { $0.open = false } }
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
-    static func restartMidway(cluster: EmbeddedPostgres, url: DatabaseURL, store: PostgresJobStore, log: RunLog)
-        async throws -> ([JobID], (before: Int, after: Int))
-    {
-        let ids = try await store.enqueue(Array(repeating: NewJob(kind: kind), count: 600), onConflict: .keep).compactMap(\.jobID)
-        _ = try await eventually { log.counts.count >= 50 }
-        try await cluster.stopServer()
-        try await Task.sleep(for: .seconds(1))
-        try await cluster.startServer()
-        let before = await completed(url) ?? 0
-        _ = try await eventually(timeout: .seconds(90)) { await completed(url) == ids.count }
-        return (ids, (before, await completed(url) ?? before))
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state in
+                if state.open { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
     }
 }
