@@ -70,6 +70,43 @@ import Glibc
         }
     }
 
+    /// The production worker process while Postgres restarts five times under it: each time four
+    /// jobs are running and four queued behind them; every job completes, and each was claimed once
+    /// (attempts stay at 1: no job was lost and rescued, none ran twice).
+    @Test func aWorkerProcessSurvivesFivePostgresRestarts() async throws {
+        try await EmbeddedPostgres.with(options: .init(durable: false)) { cluster in
+            let url = try await cluster.createDatabase("restart", logger: TestDatabase.quietLogger)
+            try await TestDatabase.migrate(url, logger: TestDatabase.quietLogger)
+            let worker = try ChildProcess(AlfredBinary.path, [
+                "worker", "--concurrency", "4", "--claim-batch", "4", "--lease-seconds", "120", "--no-metrics",
+            ], environment: ["ALFRED_DATABASE_URL": url.secretString.unsafeValue, "ALFRED_LOG_LEVEL": "info"])
+            var all: [JobID] = []
+            for round in 1...5 {
+                let ids = try await TestDatabase.withClient(url, maxConnections: 1) { client in
+                    try await PostgresJobStore(client: client, logger: TestDatabase.quietLogger).enqueue(
+                        Array(repeating: NewJob(kind: .noop, payload: Array(#"{"sleepMilliseconds": 1500}"#.utf8)), count: 8),
+                        onConflict: .keep).compactMap(\.jobID)
+                }
+                all += ids
+                #expect(try await eventually { await Self.count(url, "state = 'running'", ids) == 4 }, "round \(round): \(worker.output.suffix(2000))")
+                try await cluster.stopServer()
+                try await cluster.startServer()
+                #expect(try await eventually { await Self.count(url, "state = 'completed'", ids) == 8 }, "round \(round): \(worker.output.suffix(2000))")
+            }
+            #expect(worker.poll() == nil, "the worker kept running: \(worker.output.suffix(2000))")
+            #expect(await Self.count(url, "state = 'completed' AND attempts = 1", all) == all.count, "each job claimed once")
+            #expect(await worker.terminate() == 0)
+        }
+    }
+
+    /// Jobs among `ids` matching `condition`, counted on a connection of its own (0 while Postgres is down).
+    static func count(_ url: DatabaseURL, _ condition: String, _ ids: [JobID]) async -> Int {
+        (try? await TestDatabase.withClient(url, maxConnections: 1) { client in
+            try await client.query("SELECT count(*)::int8 FROM jobs WHERE \(unescaped: condition) AND id = ANY(\(ids.map(\.uuid)))",
+                                   logger: TestDatabase.quietLogger).collect().first?.decode(Int.self) ?? 0
+        }) ?? 0
+    }
+
     @Test func servesPrometheusMetricsHealthAndReadiness() async throws {
         let url = try await TestDatabase.fresh()
         let port = try EmbeddedPostgres.freePort()
