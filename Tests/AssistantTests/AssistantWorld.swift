@@ -39,6 +39,10 @@ struct AssistantWorld {
     /// `preferences` columns for the user (SQL literals), e.g. quiet hours.
     var preferences = "time_zone = '\(AssistantWorld.middayZone)', meeting_reminder_minutes = 15, quiet_hours_start = NULL, quiet_hours_end = NULL"
     var urgency: UrgencyPreferencesSeed?
+    /// The world's wall clock: the assistant's `now` and the Google stand-in's (tests may pin it).
+    var now: @Sendable () -> Date = { Date() }
+    /// Runs on the fresh database before any of the world's clients connects (e.g. to pin its clock).
+    var prepareDatabase: (@Sendable (DatabaseURL) async throws -> Void)?
 
     struct UrgencyPreferencesSeed: Sendable { var vipSenders: [String] = []; var keywords: [String] = [] }
 
@@ -90,8 +94,10 @@ struct AssistantWorld {
         let logs = LogCapture()
         let logger = logs.logger("alfred.test")
         let url = try await TestDatabase.fresh()
+        try await prepareDatabase?(url)
+        let now = self.now
         let configuration = try JSONDecoder().decode(GoogleStandIn.Configuration.self, from: Data(scenario.utf8))
-        let google = GoogleStandIn(configuration: configuration, logger: TestDatabase.quietLogger)
+        let google = GoogleStandIn(configuration: configuration, clock: StandInClock(now: now), logger: TestDatabase.quietLogger)
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         var workerURL = url
         workerURL.username = "alfred_worker"
@@ -114,7 +120,8 @@ struct AssistantWorld {
                                                tokens: MintingTokenSource(google: google, user: Self.email), logger: logger)
                 let environment = AssistantEnvironment(
                     store: PostgresAssistantStore(client: client, jobs: jobs, logger: logger), jobs: jobs, readers: readers,
-                    sealer: sealer, intervals: intervals, audit: PostgresAuditStore(client: client, logger: logger), logger: logger)
+                    sealer: sealer, intervals: intervals, audit: PostgresAuditStore(client: client, logger: logger), logger: logger,
+                    now: now)
                 try await Self.seedUser(owner, userID: userID, connectorID: connectorID, preferences: preferences,
                                         urgency: urgency, sealer: sealer)
                 var registry = JobRegistry()
