@@ -6,7 +6,7 @@ import Foundation
 import Testing
 
 /// Apple's response table (external-apis §4.5), reason by reason, as the sender acts on it.
-@Suite struct DispositionTests {
+@Suite(.timeLimit(.minutes(5))) struct DispositionTests {
     static func rejected(_ status: Int, _ reason: String, timestamp: Date? = nil, retryAfter: Duration? = nil) -> APNsResponse {
         .rejected(status: status, reason: APNsReason(rawValue: reason), timestamp: timestamp, retryAfter: retryAfter)
     }
@@ -52,7 +52,7 @@ import Testing
 }
 
 /// Which transport failures are safe to send again (the push cannot have reached APNs).
-@Suite struct TransportFailureTests {
+@Suite(.timeLimit(.minutes(5))) struct TransportFailureTests {
     @Test func onlyFailuresBeforeTheRequestLeftAreSafeToResend() {
         #expect(APNsClient.failedBeforeSending(HTTPClientError.connectTimeout))
         #expect(APNsClient.failedBeforeSending(HTTPClientError.tlsHandshakeTimeout))

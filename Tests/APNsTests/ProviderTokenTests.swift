@@ -5,7 +5,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@Suite struct ProviderTokenTests {
+@Suite(.timeLimit(.minutes(5))) struct ProviderTokenTests {
     static let key = P256.Signing.PrivateKey()
     static let signer = ProviderTokenSigner(keyID: "ABC123DEFG", teamID: "DEF123GHIJ", key: key)
 
@@ -115,7 +115,7 @@ import Testing
     }
 }
 
-@Suite struct APNsPayloadTests {
+@Suite(.timeLimit(.minutes(5))) struct APNsPayloadTests {
     @Test func anAlertCarriesTitleBodyThreadAndNoIdentifiers() throws {
         let bytes = APNsPayload.alert(title: "Board sync in 10 min", body: "Room 4.12", threadID: "calendar", kind: "calendar",
                                       timeSensitive: true)
@@ -145,7 +145,7 @@ import Testing
     }
 }
 
-@Suite struct APNsPayloadLimitTests {
+@Suite(.timeLimit(.minutes(5))) struct APNsPayloadLimitTests {
     /// One "character" of thousands of combining marks (anyone can put that in an invitation's place).
     @Test func aSingleHugeCharacterStillFitsAndTheLoopEnds() throws {
         let zalgo = "a" + String(repeating: "\u{0301}", count: 5000)

@@ -7,7 +7,7 @@ import Testing
 
 /// The audit trail as an operator sees it: `alfred audit list|verify|prune` on a real database, events
 /// appended by the worker's role, and rows tampered with by someone holding the owner's role.
-@Suite struct AuditCLITests {
+@Suite(.timeLimit(.minutes(10))) struct AuditCLITests {
     func alfred(_ arguments: [String], _ url: DatabaseURL) async throws -> (code: Int32, output: String) {
         try await run(AlfredBinary.path, arguments, environment: ["ALFRED_DATABASE_URL": url.secretString.unsafeValue])
     }
@@ -147,9 +147,12 @@ import Testing
             try await TestDatabase.withClient(roleURL) { client in
                 for statement in ["UPDATE audit_events SET result = 'X'", "DELETE FROM audit_events",
                                   "INSERT INTO audit_events (id, user_id, event_type, result, seq, prev_hash, hash) VALUES (gen_random_uuid(), '\(user)', 'X', 'X', 9, '', '')"] {
-                    await #expect(throws: (any Error).self, "\(role): \(statement)") {
+                    // Refused for lack of privilege (SQLSTATE 42501), not for some other reason.
+                    let error = await #expect(throws: PSQLError.self, "\(role): \(statement)") {
                         _ = try await client.query(PostgresQuery(unsafeSQL: statement), logger: TestDatabase.quietLogger).collect()
                     }
+                    #expect(error?.serverInfo?[.sqlState] == "42501",
+                            "\(role): \(statement): \(error?.serverInfo?[.message] ?? String(reflecting: error))")
                 }
                 // A user deleted meanwhile (or never created): the append writes nothing.
                 try await PostgresAuditStore(client: client, logger: TestDatabase.quietLogger)

@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 /// The key service as a real process: its decisions are counted by reason on /metrics.
-@Suite struct KeyServiceProcessTests {
+@Suite(.timeLimit(.minutes(10))) struct KeyServiceProcessTests {
     @Test func keyDecisionsAreCountedByReasonOnMetrics() async throws {
         let folder = URL(fileURLWithPath: "/tmp/alfred-kp-\(UUID().uuidString.prefix(6))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -35,6 +35,6 @@ import Glibc
         }, "\(service.output)")
         #expect(metrics.contains(#"decision="deny""#) && metrics.contains(#"reason="malformed_document""#), "\(metrics)")
         service.signal(SIGTERM)
-        #expect(await service.waitForExit(timeout: .seconds(20)) == 0)
+        #expect(await service.waitForExit(timeout: .seconds(60)) == 0)
     }
 }

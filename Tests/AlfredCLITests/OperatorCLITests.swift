@@ -5,7 +5,7 @@ import Store
 import Testing
 
 /// `alfred migrate` and `alfred jobs …` as an operator runs them.
-@Suite struct OperatorCLITests {
+@Suite(.timeLimit(.minutes(10))) struct OperatorCLITests {
     func alfred(_ arguments: [String], _ url: DatabaseURL, migrations: URL? = nil) async throws -> (code: Int32, output: String) {
         var environment = ["ALFRED_DATABASE_URL": url.secretString.unsafeValue]
         environment["ALFRED_MIGRATIONS"] = (migrations ?? TestDatabase.migrationsDirectory).path
@@ -95,7 +95,7 @@ import Testing
 }
 
 /// `alfred attestation verify` on the real AWS documents: the operator's view of a key-service decision.
-@Suite struct AttestationCLITests {
+@Suite(.timeLimit(.minutes(10))) struct AttestationCLITests {
     static let nitro = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/testdata/nitro")
 

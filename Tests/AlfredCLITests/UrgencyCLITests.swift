@@ -4,7 +4,7 @@ import Testing
 
 /// `alfred urgency score` as an operator runs it: the built binary on the labelled fixture set, read
 /// from a file and from standard input, and on broken input.
-@Suite struct UrgencyCLITests {
+@Suite(.timeLimit(.minutes(10))) struct UrgencyCLITests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("UrgencyTests/Fixtures")
     static let messages = fixtures.appendingPathComponent("messages.jsonl").path

@@ -1,8 +1,9 @@
 import AlfredTesting
 import AlfredCore
+import Synchronization
 import Testing
 
-@Suite struct RetryPolicyTests {
+@Suite(.timeLimit(.minutes(5))) struct RetryPolicyTests {
     let policy = RetryPolicy(base: .seconds(1), cap: .seconds(60))
 
     @Test(arguments: [(1, 1.0), (2, 2.0), (3, 4.0), (6, 32.0), (7, 60.0), (50, 60.0)])
@@ -42,7 +43,7 @@ import Testing
     }
 }
 
-@Suite struct JobStateTests {
+@Suite(.timeLimit(.minutes(5))) struct JobStateTests {
     @Test func terminalStatesAreFinalExceptForAnOperatorRetry() {
         for state in JobState.allCases where state.isTerminal {
             for next in JobState.allCases {
@@ -57,7 +58,7 @@ import Testing
     }
 }
 
-@Suite struct RedactedTests {
+@Suite(.timeLimit(.minutes(5))) struct RedactedTests {
     @Test func neverPrintsTheValue() {
         let secret = Redacted("ya29.refresh-token-value")
         #expect("\(secret)" == "<redacted>")
@@ -69,7 +70,7 @@ import Testing
     }
 }
 
-@Suite struct RetryAfterCapAndDeadlineTests {
+@Suite(.timeLimit(.minutes(5))) struct RetryAfterCapAndDeadlineTests {
     @Test func anAbsurdRetryAfterIsHonouredOnlyUpToTheCap() {
         var rng = SeededGenerator(seed: 7)
         let policy = RetryPolicy(base: .seconds(1), cap: .seconds(60), maxRetryAfter: .seconds(3600))
@@ -78,15 +79,35 @@ import Testing
                 == .retry(after: .seconds(3600)), "a broken header must not park a job for 31 years")
     }
 
+    /// On a manual clock: the deadline fires when the test moves time to it, never by how fast anything ran.
     @Test func aDeadlineCancelsSlowWorkAndPassesFastWorkAndErrorsThrough() async throws {
-        #expect(try await withDeadline(.seconds(5)) { 42 } == 42)
-        let started = ContinuousClock.now
-        let slow: Int? = try await withDeadline(.milliseconds(50)) {
-            try await Task.sleep(for: .seconds(30))
-            return 1
+        let clock = ManualClock()
+        #expect(try await withDeadline(.seconds(5), clock: clock) { 42 } == 42, "fast work: the deadline never came")
+
+        let cancelled = Flag()
+        let slow = Task {
+            try await withDeadline(.milliseconds(50), clock: clock) { () async throws -> Int in
+                do { try await clock.sleep(for: .seconds(30)) } catch {
+                    if error is CancellationError { cancelled.set() }
+                    throw error
+                }
+                return 1
+            }
         }
-        #expect(slow == nil && ContinuousClock.now - started < .seconds(5))
+        await clock.waitForSleepers(2)  // the work and the deadline
+        clock.advance(by: .milliseconds(50))
+        #expect(try await slow.value == nil, "the deadline came first")
+        #expect(cancelled.isSet, "and the slow work was cancelled, not left running")
+        #expect(clock.now.offset == .milliseconds(50))
+
         struct Boom: Error {}
-        await #expect(throws: Boom.self) { _ = try await withDeadline(.seconds(5)) { () async throws -> Int in throw Boom() } }
+        await #expect(throws: Boom.self) { _ = try await withDeadline(.seconds(5), clock: clock) { () async throws -> Int in throw Boom() } }
     }
+}
+
+/// Set once, read from any task.
+private final class Flag: Sendable {
+    private let state = Mutex(false)
+    func set() { state.withLock { $0 = true } }
+    var isSet: Bool { state.withLock { $0 } }
 }

@@ -8,7 +8,7 @@ import Testing
 
 /// What the assistant's jobs do when Google or their own rows misbehave: the queue, not a tight
 /// loop, does the waiting, and what it records names no personal data.
-@Suite(.serialized) struct AssistantFailureTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct AssistantFailureTests {
     static let scenario = """
         { "users": [{ "subject": "\(AssistantWorld.subject)", "email": "\(AssistantWorld.email)", "timeZone": "Europe/Zurich",
             "events": [ { "id": "evt-secret", "summary": "Secret merger talks", "startInMinutes": 90, "selfResponse": "accepted" } ] }] }

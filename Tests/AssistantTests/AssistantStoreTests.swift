@@ -7,7 +7,7 @@ import Testing
 @testable import Store
 
 /// The assistant's SQL against a real database, as the worker role runs it.
-@Suite struct AssistantStoreTests {
+@Suite(.timeLimit(.minutes(5))) struct AssistantStoreTests {
     let logger = TestDatabase.quietLogger
 
     /// A user with an active Google connector; returns (user, connector).

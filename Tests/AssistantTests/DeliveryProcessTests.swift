@@ -15,7 +15,7 @@ import Glibc
 
 /// Real `alfred worker` processes on the delivery queue, getting the provider token from a broker
 /// socket (only its `apns_token` op is used here), killed the way machines die.
-@Suite struct DeliveryProcessTests {
+@Suite(.timeLimit(.minutes(10))) struct DeliveryProcessTests {
     /// A broker that can only mint APNs provider tokens.
     struct ProviderTokensOnly: BrokerRequestHandler {
         func accessToken(connectorID: String, forceRefresh: Bool, context: BrokerRequestContext) async throws -> BrokerAccessToken {
@@ -32,34 +32,34 @@ import Glibc
         var world = DeliveryWorld()
         world.inProcessWorker = false
         try await world.run { w in
-            let processes = try await WorkerProcesses.start(w)
-            defer { processes.stop() }
-            func worker() throws -> ChildProcess { try processes.worker() }
+            try await WorkerProcesses.with(w) { processes in
+                func worker() throws -> ChildProcess { try processes.worker() }
 
-            let phone = try await w.device()
-            // Apple accepts the push, then the answer takes 30 s: the worker is killed in between.
-            w.apns.inject(.latency(.seconds(30), count: 1))
-            let doomed = try worker()
-            let key = try await w.notify(title: "Board sync in 10 min")
-            #expect(try await eventually { w.deliveries(to: phone.token).count == 1 }, "\(doomed.output)")
-            doomed.signal(SIGKILL)
-            _ = await doomed.exitCode()
-            #expect(try await w.state(key) == "pending", "the killed worker recorded nothing")
+                let phone = try await w.device()
+                // Apple accepts the push, then the answer takes 30 s: the worker is killed in between.
+                w.apns.inject(.latency(.seconds(30), count: 1))
+                let doomed = try worker()
+                let key = try await w.notify(title: "Board sync in 10 min")
+                #expect(try await eventually { w.deliveries(to: phone.token).count == 1 }, "\(doomed.output)")
+                doomed.signal(SIGKILL)
+                _ = await doomed.exitCode()
+                #expect(try await w.state(key) == "pending", "the killed worker recorded nothing")
 
-            let rescuer = try worker()
-            #expect(try await w.waitForState(key, timeout: .seconds(20)) == "unconfirmed", "\(rescuer.output)")
-            #expect(w.deliveries(to: phone.token).count == 1, "not sent twice")
-            // The stand-in logs a request when it answers; the killed one never got its answer.
-            #expect(w.requests(to: phone.token).isEmpty, "no second request reached APNs")
-            #expect(try await w.jobPayload(key).isEmpty, "the text is gone")
+                let rescuer = try worker()
+                #expect(try await w.waitForState(key) == "unconfirmed", "\(rescuer.output)")
+                #expect(w.deliveries(to: phone.token).count == 1, "not sent twice")
+                // The stand-in logs a request when it answers; the killed one never got its answer.
+                #expect(w.requests(to: phone.token).isEmpty, "no second request reached APNs")
+                #expect(try await w.jobPayload(key).isEmpty, "the text is gone")
 
-            // The rescuer delivers what comes next, with the provider token from the broker.
-            let next = try await w.notify(title: "Design review in 10 min")
-            #expect(try await w.waitForState(next) == "delivered", "\(rescuer.output)")
-            #expect(w.deliveries(to: phone.token).count == 2)
-            #expect(w.mints() == [.initial], "both workers used the broker's one token")
-            rescuer.signal(SIGTERM)
-            #expect(await rescuer.waitForExit(timeout: .seconds(20)) == 0)
+                // The rescuer delivers what comes next, with the provider token from the broker.
+                let next = try await w.notify(title: "Design review in 10 min")
+                #expect(try await w.waitForState(next) == "delivered", "\(rescuer.output)")
+                #expect(w.deliveries(to: phone.token).count == 2)
+                #expect(w.mints() == [.initial], "both workers used the broker's one token")
+                rescuer.signal(SIGTERM)
+                #expect(await rescuer.waitForExit(timeout: .seconds(60)) == 0)
+            }
         }
     }
 
@@ -69,48 +69,48 @@ import Glibc
         var world = DeliveryWorld()
         world.inProcessWorker = false
         try await world.run { w in
-            let processes = try await WorkerProcesses.start(w)
-            defer { processes.stop() }
-            let worker = try processes.worker(metrics: true)
-            defer { worker.signal(SIGKILL) }
-            var metricsPort: Int?
-            _ = try await eventually {
-                metricsPort = worker.output.firstMatch(of: /alfred.port=(\d+)/).flatMap { Int($0.1) }
-                return metricsPort != nil
+            try await WorkerProcesses.with(w) { processes in
+                let worker = try processes.worker(metrics: true)
+                defer { worker.signal(SIGKILL) }
+                var metricsPort: Int?
+                _ = try await eventually {
+                    metricsPort = worker.output.firstMatch(of: /alfred.port=(\d+)/).flatMap { Int($0.1) }
+                    return metricsPort != nil
+                }
+                let port = try #require(metricsPort, "\(worker.output)")
+                _ = try await w.device()
+                #expect(try await w.waitForState(try await w.notify()) == "delivered")
+
+                try await RealPrometheus.with(folder: processes.folder, target: "127.0.0.1:\(port)") { prometheus in
+                    #expect(try await eventually { try await prometheus.value("alfred_reminder_delivery_seconds_count") == 1 },
+                            "\(prometheus.process.output.suffix(2000))")
+                    // Two more after the first scrape, one of them 90 s late: the rates see them.
+                    #expect(try await w.waitForState(try await w.notify()) == "delivered")
+                    #expect(try await w.waitForState(try await w.notify(scheduledAt: Date().addingTimeInterval(-90))) == "delivered")
+                    #expect(try await eventually { try await prometheus.value("alfred_reminder_delivery_seconds_count") == 3 })
+                    #expect(try await prometheus.value(#"sum(alfred_reminder_delivery_seconds_bucket{le=~"60(\\.0)?"})"#) == 2)
+                    // (A query string's "+" would arrive as a space, so no le="+Inf" here.)
+                    #expect(try await prometheus.value(
+                        #"sum(alfred_reminder_delivery_seconds_count) - sum(alfred_reminder_delivery_seconds_bucket{le=~"60(\\.0)?"})"#) == 1)
+                    #expect(try await prometheus.value(#"sum(alfred_push_deliveries_total{kind="meeting.reminder",result="delivered"})"#) == 3)
+                    // The recording rules: an error ratio strictly between 0 and 1 (one of the two newer ones was late).
+                    var ratio: Double?
+                    #expect(try await eventually {
+                        ratio = try await prometheus.value("alfred:reminder_slo_errors:ratio_rate5m")
+                        return (ratio ?? 0) > 0
+                    }, "\(String(describing: ratio))")
+                    #expect((ratio ?? 1) < 1)
+                    #expect(try await prometheus.value("alfred:reminder_events:rate5m") ?? 0 > 0)
+
+                    // promtool accepts the worker's exposition as it is.
+                    let text = try await RealPrometheus.get("http://127.0.0.1:\(port)/metrics")
+                    let file = processes.folder.appendingPathComponent("metrics.txt").path
+                    try text.write(toFile: file, atomically: true, encoding: .utf8)
+                    let check = try await AlfredTesting.run("/bin/sh", ["-c", "promtool check metrics < '\(file)'"])
+                    #expect(check.code == 0, "\(check.output)")
+                    #expect(text.contains("alfred_reminder_delivery_seconds_bucket{le=\"60.0\"}") || text.contains("alfred_reminder_delivery_seconds_bucket{le=\"60\"}"))
+                }
             }
-            let port = try #require(metricsPort, "\(worker.output)")
-            _ = try await w.device()
-            #expect(try await w.waitForState(try await w.notify()) == "delivered")
-
-            let prometheus = try RealPrometheus(folder: processes.folder, target: "127.0.0.1:\(port)")
-            defer { prometheus.stop() }
-            #expect(try await eventually { try await prometheus.value("alfred_reminder_delivery_seconds_count") == 1 },
-                    "\(prometheus.process.output.suffix(2000))")
-            // Two more after the first scrape, one of them 90 s late: the rates see them.
-            #expect(try await w.waitForState(try await w.notify()) == "delivered")
-            #expect(try await w.waitForState(try await w.notify(scheduledAt: Date().addingTimeInterval(-90))) == "delivered")
-            #expect(try await eventually { try await prometheus.value("alfred_reminder_delivery_seconds_count") == 3 })
-            #expect(try await prometheus.value(#"sum(alfred_reminder_delivery_seconds_bucket{le=~"60(\\.0)?"})"#) == 2)
-            // (A query string's "+" would arrive as a space, so no le="+Inf" here.)
-            #expect(try await prometheus.value(
-                #"sum(alfred_reminder_delivery_seconds_count) - sum(alfred_reminder_delivery_seconds_bucket{le=~"60(\\.0)?"})"#) == 1)
-            #expect(try await prometheus.value(#"sum(alfred_push_deliveries_total{kind="meeting.reminder",result="delivered"})"#) == 3)
-            // The recording rules: an error ratio strictly between 0 and 1 (one of the two newer ones was late).
-            var ratio: Double?
-            #expect(try await eventually {
-                ratio = try await prometheus.value("alfred:reminder_slo_errors:ratio_rate5m")
-                return (ratio ?? 0) > 0
-            }, "\(String(describing: ratio))")
-            #expect((ratio ?? 1) < 1)
-            #expect(try await prometheus.value("alfred:reminder_events:rate5m") ?? 0 > 0)
-
-            // promtool accepts the worker's exposition as it is.
-            let text = try await RealPrometheus.get("http://127.0.0.1:\(port)/metrics")
-            let file = processes.folder.appendingPathComponent("metrics.txt").path
-            try text.write(toFile: file, atomically: true, encoding: .utf8)
-            let check = try await AlfredTesting.run("/bin/sh", ["-c", "promtool check metrics < '\(file)'"])
-            #expect(check.code == 0, "\(check.output)")
-            #expect(text.contains("alfred_reminder_delivery_seconds_bucket{le=\"60.0\"}") || text.contains("alfred_reminder_delivery_seconds_bucket{le=\"60\"}"))
         }
     }
 }
@@ -123,6 +123,15 @@ struct WorkerProcesses: Sendable {
     let caFile: String
     let world: DeliveryWorld.Running
     let broker: Task<Void, any Error>
+
+    /// Runs `body` with the broker up; stops it (awaited, not from a `defer`) however `body` ends.
+    static func with<T>(_ w: DeliveryWorld.Running, _ body: (WorkerProcesses) async throws -> T) async throws -> T {
+        let processes = try await start(w)
+        let outcome: Result<T, any Error>
+        do { outcome = .success(try await body(processes)) } catch { outcome = .failure(error) }
+        await processes.stop()
+        return try outcome.get()
+    }
 
     static func start(_ w: DeliveryWorld.Running) async throws -> WorkerProcesses {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("alfred-dp-\(UUID().uuidString.prefix(8))")
@@ -151,8 +160,10 @@ struct WorkerProcesses: Sendable {
         environment: ["ALFRED_DATABASE_URL": world.workerURL.secretString.unsafeValue, "ALFRED_LOG_LEVEL": "info"])
     }
 
-    func stop() {
+    /// Stops the broker and waits for it to end, then removes the folder (its socket included).
+    func stop() async {
         broker.cancel()
+        _ = try? await broker.value
         try? FileManager.default.removeItem(at: folder)
     }
 }
@@ -190,9 +201,18 @@ struct RealPrometheus: Sendable {
         ])
     }
 
-    func stop() {
-        process.signal(SIGTERM)
-        _ = process.waitForExit()
+    /// Runs `body` with Prometheus started; stops it however `body` ends.
+    static func with<T>(folder: URL, target: String, _ body: (RealPrometheus) async throws -> T) async throws -> T {
+        let prometheus = try RealPrometheus(folder: folder, target: target)
+        let outcome: Result<T, any Error>
+        do { outcome = .success(try await body(prometheus)) } catch { outcome = .failure(error) }
+        await prometheus.stop()
+        return try outcome.get()
+    }
+
+    /// SIGTERM, and the exit awaited without blocking a thread (SIGKILL if it takes over a minute).
+    func stop() async {
+        await process.terminate(with: SIGTERM, grace: .seconds(60))
     }
 
     /// The value of an instant query's single sample, or nil when the result is empty.
@@ -209,7 +229,7 @@ struct RealPrometheus: Sendable {
     }
 
     static func get(_ url: String) async throws -> String {
-        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(5))
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(60))
         return String(buffer: try await response.body.collect(upTo: 8 << 20))
     }
 }

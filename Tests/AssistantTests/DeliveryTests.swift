@@ -8,7 +8,7 @@ import StandIns
 import Testing
 @testable import Assistant
 
-@Suite struct DeliveryTests {
+@Suite(.timeLimit(.minutes(5))) struct DeliveryTests {
     @Test func aReminderGoesToEveryActiveDeviceOnceWithApplesHeadersAndItsTextIsDeleted() async throws {
         try await DeliveryWorld().run { w in
             let phone = try await w.device(), tablet = try await w.device()
@@ -41,7 +41,8 @@ import Testing
             _ = try await w.notify(key: "reminder:same")
             #expect(try await w.waitForState(key) == "delivered")
             _ = try await w.notify(key: "reminder:same")
-            try await Task.sleep(for: .milliseconds(300))
+            // Nothing more can happen for the key: its one job is finished and no other was queued.
+            #expect(try await eventually { try await w.pushJobStates(key) == ["completed"] })
             #expect(w.deliveries(to: phone.token).count == 1)
         }
     }
@@ -150,7 +151,8 @@ import Testing
             w.apns.inject(.reset(count: 1))
             let key = try await w.notify()
             #expect(try await w.waitForState(key) == "unconfirmed")
-            try await Task.sleep(for: .milliseconds(300))
+            // Its job is finished, so nothing can send it again; APNs saw the one request.
+            #expect(try await eventually { try await w.pushJobStates(key) == ["completed"] })
             #expect(w.requests(to: phone.token).count == 1, "one request, no resend")
             // The next notification goes out on a new connection.
             #expect(try await w.waitForState(try await w.notify()) == "delivered")
@@ -286,5 +288,13 @@ import Testing
                 #expect(!w.logs.all.contains { $0.contains(needle) }, "\(needle)")
             }
         }
+    }
+}
+
+extension DeliveryWorld.Running {
+    /// The states of every push job for `key` (a finished job sends nothing more).
+    func pushJobStates(_ key: String) async throws -> [String] {
+        try await owner.query("SELECT state FROM jobs WHERE kind = 'push.deliver' AND unique_key = \(key)",
+                              logger: TestDatabase.quietLogger).collect().map { try $0.decode(String.self) }
     }
 }

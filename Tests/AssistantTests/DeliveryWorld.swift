@@ -75,7 +75,7 @@ struct DeliveryWorld {
                 .collect().first?.decode(String.self)
         }
 
-        func waitForState(_ key: String, timeout: Duration = .seconds(15)) async throws -> String? {
+        func waitForState(_ key: String, timeout: Duration = .seconds(60)) async throws -> String? {
             _ = try await eventually(timeout: timeout) { (try await state(key)) != "pending" }
             return try await state(key)
         }
@@ -117,7 +117,7 @@ struct DeliveryWorld {
                                          now: { apns.clock.now().addingTimeInterval(-lag) }, onMint: { mints.append($0) })
         var apnsConfiguration = APNsConfiguration(topic: Self.topic)
         apnsConfiguration.extraTrustRootsPEM = [configuration.tls.caCertificatePEM]
-        apnsConfiguration.timeout = .seconds(5)
+        apnsConfiguration.timeout = .seconds(60)  // generous: no test here is about APNs timing out
         let http = try APNsClient.makeHTTPClient(configuration: apnsConfiguration)
         let userID = UUID()
         let retry = self.retry

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import Assistant
 
-@Suite struct HostSealerTests {
+@Suite(.timeLimit(.minutes(5))) struct HostSealerTests {
     let sealer = try! HostSealer(keyBytes: HostSealer.generateKeyBytes())
     let user = UUID()
 
@@ -61,7 +61,7 @@ extension Array where Element == UInt8 {
     }
 }
 
-@Suite struct GmailMessagePrintingTests {
+@Suite(.timeLimit(.minutes(5))) struct GmailMessagePrintingTests {
     @Test func printingAMessageShowsNoHeaders() {
         let message = GmailMessage(id: "m-1", labelIds: ["INBOX"], payload: .init(headers: [
             .init(name: "From", value: "Grace <grace@navy.example>"), .init(name: "Subject", value: "Secret plans")]))

@@ -3,7 +3,7 @@ import Testing
 @testable import Assistant
 
 /// The morning brief's wall-clock arithmetic, on real zones and real DST change days.
-@Suite struct LocalScheduleTests {
+@Suite(.timeLimit(.minutes(5))) struct LocalScheduleTests {
     func schedule(_ zone: String) -> LocalSchedule { LocalSchedule(timeZone: TimeZone(identifier: zone)!) }
     func utc(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
     func at(_ text: String) -> LocalTime { LocalTime(text)! }

@@ -5,7 +5,7 @@ import StandIns
 import Testing
 
 /// `CalendarClient` against the Google stand-in's Calendar v3 routes over a loopback socket.
-@Suite struct CalendarClientTests {
+@Suite(.timeLimit(.minutes(5))) struct CalendarClientTests {
     typealias H = GoogleAPIHarness
     typealias Seed = GoogleStandIn.SeedEvent
 

@@ -6,7 +6,7 @@ import Testing
 
 /// `GmailClient` against the Google stand-in's Gmail v1 routes over a loopback socket, with a
 /// `gmail.metadata` token as production has.
-@Suite struct GmailClientTests {
+@Suite(.timeLimit(.minutes(5))) struct GmailClientTests {
     typealias H = GoogleAPIHarness
     typealias Seed = GoogleStandIn.SeedMessage
 
@@ -90,6 +90,7 @@ import Testing
                                   "Precedence": "bulk", "Auto-Submitted": "auto-generated", "In-Reply-To": "<a@b>",
                                   "References": "<a@b>", "X-Private-Note": "not for us"],
                         snippet: "The database is on fire", arrivedMinutesAgo: 5)
+        let before = Date()  // the stand-in seeds its mailbox after this
         try await H.with(Self.user([seed])) { google in
             let message = try #require(try await google.gmail().message(id: "abc123"))
             #expect(message.id == "abc123" && message.threadId == "t9")
@@ -106,7 +107,9 @@ import Testing
             #expect(message.snippet == nil)  // body text stays at Google
             #expect(message.historyId.flatMap(UInt64.init) != nil)
             let received = try #require(message.receivedAt)
-            #expect(abs(received.timeIntervalSinceNow + 300) < 60)
+            // Five minutes before the stand-in seeded it (Gmail's internalDate is in whole milliseconds).
+            let seeded = before.addingTimeInterval(-300.001)...google.standIn.clock.now().addingTimeInterval(-300)
+            #expect(seeded.contains(received), "\(received) not in \(seeded)")
 
             let request = try #require(google.requests(under: "/gmail/v1").last)
             #expect(request.path == "/gmail/v1/users/me/messages/abc123")
@@ -130,13 +133,16 @@ import Testing
 
     @Test func manyMessagesAreFetchedAtMostFourAtATimeInInputOrder() async throws {
         try await H.with(Self.user(Self.inbox(12))) { google in
-            // Every get holds its slot for at least 150 ms, so uncapped fetching would arrive all at once.
+            // Every get is held `hold` at the stand-in after it arrives, so its slot stays taken at least
+            // that long: five arrivals within less than `hold` would mean five at once, and two would mean
+            // some ran in parallel. Both follow from the order of events, however slow the machine.
             // One is rate limited first (rules match in the order added).
+            let hold = 400
             let rateLimited = try #require(CannedResponse.googleAPIFault(named: "user_rate_limit_exceeded"))
             try google.standIn.injectFault(FaultRule(match: .init(path: "/gmail/v1/users/me/messages/m7"),
-                                                     response: rateLimited, delayMilliseconds: 150, times: 1))
+                                                     response: rateLimited, delayMilliseconds: hold, times: 1))
             try google.standIn.injectFault(FaultRule(match: .init(method: "GET", pathRegex: "/gmail/v1/users/me/messages/.+"),
-                                                     response: nil, delayMilliseconds: 150, times: nil))
+                                                     response: nil, delayMilliseconds: hold, times: nil))
             try google.standIn.deleteMessage(id: "m3", forUser: H.email)
             let ids = ["m9", "m1", "m12", "m3", "m5", "m2", "m11", "m7", "m4", "m10", "m6", "m8"]
 
@@ -147,7 +153,7 @@ import Testing
             let arrivals = google.requests(under: "/gmail/v1/users/me/messages/").map(\.receivedAt).sorted()
             #expect(arrivals.count == 13)
             let mostInAnyWindow = arrivals.indices.map { index in
-                arrivals[index...].prefix { $0.timeIntervalSince(arrivals[index]) < 0.14 }.count
+                arrivals[index...].prefix { $0.timeIntervalSince(arrivals[index]) < Double(hold) / 1000 }.count
             }.max() ?? 0
             #expect(mostInAnyWindow <= 4)
             #expect(mostInAnyWindow >= 2)  // and it did run in parallel
@@ -157,10 +163,12 @@ import Testing
     @Test func watchAndStop() async throws {
         try await H.with(Self.user(Self.inbox(1))) { google in
             let gmail = google.gmail()
+            let before = google.standIn.clock.now()
             let watch = try await gmail.watch(topicName: "projects/alfred-test/topics/gmail-events")
             #expect(watch.historyID == (try google.standIn.currentHistoryId(forUser: H.email)))
-            let week = google.standIn.clock.now().addingTimeInterval(7 * 86_400)
-            #expect(abs(watch.expiration.timeIntervalSince(week)) < 60)
+            // A week from when the stand-in took the call (in whole milliseconds, as Gmail sends it).
+            let week = before.addingTimeInterval(7 * 86_400 - 0.001)...google.standIn.clock.now().addingTimeInterval(7 * 86_400)
+            #expect(week.contains(watch.expiration), "\(watch.expiration) not in \(week)")
             try await gmail.stop()
 
             let requests = google.requests(under: "/gmail/v1")

@@ -64,11 +64,12 @@ struct GoogleAPIHarness: Sendable {
     }
 
     /// Runs `body` against a fresh stand-in inside a ServiceGroup; shuts both down whatever happens.
+    /// `latencyClock`: what the stand-in's latency faults sleep on (a manual clock holds answers until advanced).
     static func with(_ user: GoogleStandIn.User = GoogleStandIn.User(subject: subject, email: email),
-                     scopes: [String] = [calendarScope, gmailScope],
+                     scopes: [String] = [calendarScope, gmailScope], latencyClock: any Clock<Duration> = ContinuousClock(),
                      _ body: (GoogleAPIHarness) async throws -> Void) async throws {
         let logger = Logger(label: "alfred.test.google-api")
-        let standIn = GoogleStandIn(configuration: configuration(user), logger: logger)
+        let standIn = GoogleStandIn(configuration: configuration(user), latencyClock: latencyClock, logger: logger)
         try await withRunningServices([standIn], logger: logger) {
             // Waiting for the port also means the service runs before we shut it down.
             let baseURL = try await standIn.baseURL()

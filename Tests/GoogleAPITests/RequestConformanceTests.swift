@@ -38,7 +38,7 @@ import Foundation
 import StandIns
 import Testing
 
-@Suite struct RequestConformanceTests {
+@Suite(.timeLimit(.minutes(10))) struct RequestConformanceTests {
     typealias H = GoogleAPIHarness
 
     /// The list above as (method, path template, query parameter names in order), pages after the first

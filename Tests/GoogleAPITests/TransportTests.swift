@@ -1,4 +1,5 @@
 import AlfredCore
+import AlfredTesting
 import Foundation
 @testable import GoogleAPI
 import StandIns
@@ -7,7 +8,7 @@ import Testing
 /// `GoogleHTTP`'s policy (tokens, 401, retries, budget, timeouts, classification, metrics) against
 /// the stand-in's real routes, with faults injected in front of them. Backoff runs on the virtual
 /// clock, so the sleeps the client asked for are read back instead of waited for.
-@Suite struct TransportTests {
+@Suite(.timeLimit(.minutes(5))) struct TransportTests {
     typealias H = GoogleAPIHarness
     static let timezonePath = "/calendar/v3/users/me/settings/timezone"
     static let user = GoogleStandIn.User(subject: H.subject, email: H.email, timeZone: "Europe/Zurich")
@@ -73,12 +74,20 @@ import Testing
 
     @Test func retryAfterAsAnHTTPDate() async throws {
         try await H.with(Self.user) { google in
-            let date = Date().addingTimeInterval(3)
-            let httpDate = Self.httpDate(date)
-            try google.standIn.fail(Self.timezonePath, with: CannedResponse(status: 503, headers: ["Retry-After": httpDate]))
+            // A date an hour ahead: more than the retry budget, so the wait is handed back, measured from
+            // the answer's Date header (an hour, less however long this took: nowhere near 5 s).
+            try google.standIn.fail(Self.timezonePath, with: CannedResponse(status: 503, headers: [
+                "Retry-After": Self.httpDate(Date().addingTimeInterval(3600))]))
+            let error = try await #require(throws: GoogleAPIError.self) { try await google.calendar().timeZone() }
+            let handedBack = try #require(error.retryAfter)
+            #expect(handedBack > .seconds(3000) && handedBack <= .seconds(3601), "\(handedBack)")
+            #expect(error.attempts == 1 && google.clock.sleeps.isEmpty)
+
+            // A date a few seconds ahead: waited out (at most to that date, on the manual clock), then retried.
+            try google.standIn.fail(Self.timezonePath, with: CannedResponse(status: 503, headers: [
+                "Retry-After": Self.httpDate(Date().addingTimeInterval(3))]))
             #expect(try await google.calendar().timeZone() == "Europe/Zurich")
-            // At least the ~3 s to that date (whole seconds; allow for the date's truncation and test latency).
-            #expect(try #require(google.clock.sleeps.first) >= .milliseconds(1_000))
+            #expect(google.clock.sleeps.count == 1 && google.clock.sleeps[0] <= .seconds(4), "\(google.clock.sleeps)")
         }
     }
 
@@ -208,23 +217,39 @@ import Testing
         }
     }
 
+    /// Google holds its answers (on a manual clock) until the test lets them go, so only the client's
+    /// 2 s timeout can end an attempt, however slow the machine; the counters and the error say it did.
     @Test func slowAnswersTimeOutAndCountAsNetworkFailures() async throws {
-        try await H.with(Self.user) { google in
+        let latency = ManualClock()
+        var releasing: Task<Void, Never>?
+        defer { releasing?.cancel() }
+        try await H.with(Self.user, latencyClock: latency) { google in
             try google.standIn.injectFault(FaultRule(match: .init(path: Self.timezonePath), response: nil,
-                                                     delayMilliseconds: 8_000, times: 2))
-            let calendar = google.calendar { $0.requestTimeout = .milliseconds(2_000) }
-            let started = ContinuousClock.now
-            #expect(try await calendar.timeZone() == "Europe/Zurich")
-            #expect(ContinuousClock.now - started < .milliseconds(7_800))  // did not wait for the slow answers (timeouts generous for a loaded CI machine)
-            #expect(google.metrics.requests("calendar", "network") == 2)
-            #expect(google.metrics.requests("calendar", "ok") == 1)
+                                                     delayMilliseconds: 600_000, times: nil))
+            let retried = try await #require(throws: GoogleAPIError.self) {
+                try await google.calendar { $0.requestTimeout = .milliseconds(2_000) }.timeZone()
+            }
+            #expect(retried.description == "Google calendar settings.get failed: unavailable, network error (timeout after 2.0 seconds), 3 attempts")
+            #expect(google.metrics.requests("calendar", "network") == 3)
+            #expect(google.clock.sleeps.count == 2, "backoff between the attempts")
 
-            try google.standIn.injectFault(FaultRule(match: .init(path: Self.timezonePath), response: nil,
-                                                     delayMilliseconds: 8_000, times: 1))
             let error = try await #require(throws: GoogleAPIError.self) {
                 try await google.calendar { $0.requestTimeout = .milliseconds(2_000); $0.retry = .none }.timeZone()
             }
             #expect(error.description == "Google calendar settings.get failed: unavailable, network error (timeout after 2.0 seconds), 1 attempt")
+            #expect(google.metrics.requests("calendar", "network") == 4)
+
+            // Google answers again: the held answers go out (to nobody), now and for any still arriving,
+            // and the next call is answered.
+            google.standIn.removeAllFaults()
+            releasing = Task {
+                while !Task.isCancelled {
+                    await latency.waitForSleepers(1)
+                    latency.advance(by: .seconds(600))
+                }
+            }
+            #expect(try await google.calendar().timeZone() == "Europe/Zurich")
+            #expect(google.metrics.requests("calendar", "ok") == 1)
         }
     }
 

@@ -7,7 +7,7 @@ import Testing
 
 /// The pure decisions and parsers under the clients: no sockets here. Everything that talks HTTP is
 /// tested against the Google stand-in in the other files.
-@Suite struct WireFormatTests {
+@Suite(.timeLimit(.minutes(5))) struct WireFormatTests {
     // MARK: Dates
 
     @Test(arguments: [
@@ -204,7 +204,7 @@ import Testing
     }
 }
 
-@Suite struct HTTPClientErrorNamingTests {
+@Suite(.timeLimit(.minutes(5))) struct HTTPClientErrorNamingTests {
     @Test func errorCodesAreNamedWithoutTheirValues() {
         let leaky = HTTPClientError.invalidHeaderFieldValues(["Bearer ya29.secret\n"])
         #expect(!GoogleHTTP.codeName(leaky).contains("ya29"))

@@ -1,7 +1,7 @@
 import Testing
 @testable import KeyService
 
-@Suite struct CBORTests {
+@Suite(.timeLimit(.minutes(5))) struct CBORTests {
     @Test(arguments: [
         ([0x00], CBOR.unsigned(0)), ([0x18, 0x64], .unsigned(100)), ([0x38, 0x22], .negative(34)),
         ([0x43, 1, 2, 3], .bytes([1, 2, 3])), ([0x62, 0x68, 0x69], .text("hi")), ([0xf6], .null), ([0xf5], .bool(true)),

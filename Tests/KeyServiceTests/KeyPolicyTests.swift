@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import KeyService
 
-@Suite struct KeyPolicyTests {
+@Suite(.timeLimit(.minutes(5))) struct KeyPolicyTests {
     static let pcr0 = String(repeating: "ab", count: 48)
 
     @Test func readsTheDocumentedFileFormat() throws {
@@ -48,7 +48,7 @@ import Testing
     }
 }
 
-@Suite struct KeyDirectoryTests {
+@Suite(.timeLimit(.minutes(5))) struct KeyDirectoryTests {
     @Test func initWritesPrivateFilesAndRefusesToOverwrite() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keydir-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -92,7 +92,7 @@ import Testing
     }
 }
 
-@Suite struct NonceStoreTests {
+@Suite(.timeLimit(.minutes(5))) struct NonceStoreTests {
     let start = Date(timeIntervalSince1970: 1_700_000_000)
 
     @Test func aNonceIsGoodOnceAndOnlyBeforeItExpires() {

@@ -63,13 +63,15 @@ struct KeyServerFixture: Sendable {
         }
     }
 
-    /// Runs the server until `body` returns (then cancels it), with the real client. The server judges
-    /// nonces and evidence at the fixture's clock.
-    func withServer<T: Sendable>(_ body: @escaping @Sendable (KeyServiceClient) async throws -> T) async throws -> T {
+    /// Runs the server until `body` returns (then cancels it), with the real client (its request limit
+    /// generous: a starved test process must not fail on speed). The server judges nonces and evidence
+    /// at the fixture's clock, and logs to `logger` (default: nowhere).
+    func withServer<T: Sendable>(logger: Logger = quiet,
+                                 _ body: @escaping @Sendable (KeyServiceClient) async throws -> T) async throws -> T {
         let (listening, signal) = AsyncStream<Void>.makeStream()
         let server = try KeyServer(configuration: .init(socketPath: socketPath, directory: directory), now: clock.nowDate,
-                                   logger: Self.quiet, onListening: { signal.yield() })
-        let client = KeyServiceClient(socketPath: socketPath)
+                                   logger: logger, onListening: { signal.yield() })
+        let client = KeyServiceClient(socketPath: socketPath, timeout: .seconds(60))
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {
                 try await server.run()
@@ -92,7 +94,7 @@ struct KeyServerFixture: Sendable {
         var request = HTTPClientRequest(url: try #require(URL(httpURLWithSocketPath: socketPath, uri: path)).absoluteString)
         request.method = .POST
         request.body = .bytes(body)
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         let bytes = try await response.body.collect(upTo: 1 << 20)
         let json = (try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView))) as? [String: Any] ?? [:]
         return (Int(response.status.code), json)

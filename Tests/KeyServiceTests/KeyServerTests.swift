@@ -1,3 +1,4 @@
+import AlfredTesting
 import Crypto
 import Foundation
 import Testing
@@ -5,7 +6,7 @@ import Testing
 
 /// The key service over its real socket, with the real client: it releases a data key only when
 /// every rule passes, and only encrypted to the key in the evidence.
-@Suite struct KeyServerTests {
+@Suite(.timeLimit(.minutes(5))) struct KeyServerTests {
     @Test func generatesADataKeyForTheBrokerAndDecryptsItAgain() async throws {
         let fixture = try KeyServerFixture()
         defer { fixture.remove() }
@@ -275,6 +276,8 @@ import Testing
 
     @Test func anUnreachableKeyServiceIsARetryableErrorNamingTheSocket() async throws {
         let path = "/tmp/alfred-ks-absent-\(UUID().uuidString.prefix(8)).sock"
+        // Connecting is retried until the request's limit (a restarting service is no error): when that
+        // passes with nobody listening, the caller gets the retryable error.
         let client = KeyServiceClient(socketPath: path, timeout: .milliseconds(300))
         let error = await #expect(throws: KeyServiceError.self) { _ = try await client.nonce() }
         #expect(error?.code == .unavailable)
@@ -285,11 +288,16 @@ import Testing
     @Test func aPolicyThatLoadsBadlyKeepsThePreviousOne() async throws {
         let fixture = try KeyServerFixture()
         defer { fixture.remove() }
-        try await fixture.withServer { client in
+        let logs = LogCapture()
+        try await fixture.withServer(logger: logs.logger("keys")) { client in
             try PrivateFile.replace(fixture.directory.policy, contents: Data(#"{"keys": "#.utf8))
             let generated = try await client.generateDataKey(keyID: "kek-main", connectorID: UUID(), userID: UUID(),
                                                              attestation: try await fixture.freshEvidence(client))
             #expect(generated.keyVersion == 1)
         }
+        // The server did notice the change and tried to load it, once, before keeping the old policy.
+        let refused = logs.all.filter { $0.contains("key policy change not applied; keeping the previous policy") }
+        #expect(refused.count == 1, "\(logs.all)")
+        #expect(!logs.all.contains { $0.contains("key policy reloaded") })
     }
 }

@@ -4,7 +4,7 @@ import Testing
 @testable import KeyService
 
 /// Evidence from the local provider passes the same verifier as AWS's, and measures the executable.
-@Suite struct LocalAttestationTests {
+@Suite(.timeLimit(.minutes(5))) struct LocalAttestationTests {
     static let authority = Result { try LocalAttestation.Authority.create() }
 
     func fixture() throws -> (LocalAttestation.Authority, AttestationVerifier, URL) {
@@ -57,8 +57,16 @@ import Testing
         let authority = try Self.authority.get()
         let reloaded = try LocalAttestation.Authority(rootDER: authority.rootDER, authorityDER: authority.authorityDER,
                                                       authorityKeyPEM: authority.authorityKeyPEM)
+        // The same key: same bytes, and what one signs the other's public key verifies.
+        #expect(reloaded.authorityKey.rawRepresentation == authority.authorityKey.rawRepresentation)
+        #expect(reloaded.authorityKeyPEM == authority.authorityKeyPEM)
+        let message = Data("signed by the reloaded key".utf8)
+        #expect(authority.authorityKey.publicKey.isValidSignature(try reloaded.authorityKey.signature(for: message), for: message))
+        #expect(!P384.Signing.PrivateKey().publicKey.isValidSignature(try reloaded.authorityKey.signature(for: message), for: message))
+        // And its evidence passes the verifier pinned to the original root.
         let (_, verifier, executable) = try fixture()
         defer { try? FileManager.default.removeItem(at: executable) }
-        _ = try verifier.verify(try reloaded.attest(executable: executable, publicKey: nil, nonce: nil), policy: .init(), at: Date())
+        let verified = try verifier.verify(try reloaded.attest(executable: executable, publicKey: nil, nonce: nil), policy: .init(), at: Date())
+        #expect(verified.runtime == "alfred-local")
     }
 }

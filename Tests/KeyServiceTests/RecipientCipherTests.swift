@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import KeyService
 
-@Suite struct RecipientCipherTests {
+@Suite(.timeLimit(.minutes(5))) struct RecipientCipherTests {
     @Test func onlyTheHolderOfThePrivateKeyRecoversTheDataKey() throws {
         let broker = P384.KeyAgreement.PrivateKey()
         let dataKey = SymmetricKey(size: .bits256)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import KeyService
 
-@Suite struct TokenEnvelopeTests {
+@Suite(.timeLimit(.minutes(5))) struct TokenEnvelopeTests {
     let context = TokenContext(connectorID: UUID(), userID: UUID(), keyID: "kek-main", keyVersion: 1)
     let token = Array("1//0gCanaryRefreshToken-do-not-log".utf8)
 

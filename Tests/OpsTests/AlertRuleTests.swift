@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// What every rule must carry, and that the names it uses exist.
-@Suite struct AlertRuleTests {
+@Suite(.timeLimit(.minutes(10))) struct AlertRuleTests {
     static let severities: Set<String> = ["page", "ticket"]
 
     @Test func everyAlertHasSeverityAnnotationsAndRunbook() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// The Grafana dashboard: valid JSON for a current Grafana, a Prometheus data source variable, and
 /// only names that exist.
-@Suite struct DashboardTests {
+@Suite(.timeLimit(.minutes(5))) struct DashboardTests {
     struct Query { let panel: String; let expr: String }
 
     static func json() throws -> [String: Any] {

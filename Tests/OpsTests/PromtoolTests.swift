@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The Prometheus configuration, rules and rule unit tests, checked by promtool itself.
-@Suite struct PromtoolTests {
+@Suite(.timeLimit(.minutes(10))) struct PromtoolTests {
     /// Also loads every rule file the config names (rule_files is relative to the config file).
     @Test func prometheusConfigIsValid() async throws {
         guard let result = try await Promtool.run(["check", "config", OpsFiles.prometheusConfig]) else { return }

@@ -3,7 +3,7 @@ import Testing
 
 /// Runbooks: every alert's runbook_url leads to an existing file and heading, and the runbooks'
 /// own links between each other resolve.
-@Suite struct RunbookTests {
+@Suite(.timeLimit(.minutes(5))) struct RunbookTests {
     @Test func everyRunbookURLPointsToAHeading() throws {
         let alerts = try OpsFiles.rules.filter { $0.kind == .alert }
         #expect(!alerts.isEmpty)

@@ -35,13 +35,15 @@ struct APNsHarness {
 
     /// Runs `body` against a fresh stand-in (with `device` registered) inside a ServiceGroup; shuts
     /// it down gracefully and stops the client whatever happens.
+    /// `latencyClock`: what the stand-in's latency sleeps on (a manual clock holds answers until advanced).
     static func with(_ configure: (inout APNsStandIn.Configuration) -> Void = { _ in },
+                     latencyClock: any Clock<Duration> = ContinuousClock(),
                      logger: Logger = Logger(label: "alfred.standin.apns.test"),
                      _ body: (APNsHarness) async throws -> Void) async throws {
         var configuration = try configuration()
         configure(&configuration)
         let clock = StandInClock(now: { pinned })
-        let standIn = APNsStandIn(configuration: configuration, clock: clock, logger: logger)
+        let standIn = APNsStandIn(configuration: configuration, clock: clock, latencyClock: latencyClock, logger: logger)
         standIn.register(deviceToken: device)
         try await withRunningServices([standIn], logger: logger) {
             // Waiting for the bound port also means the service runs before we shut it down.

@@ -10,7 +10,7 @@ import Testing
 private typealias AH = APNsHarness
 
 /// The APNs stand-in against external-apis §4.6, over real HTTP/2 + TLS with AsyncHTTPClient.
-@Suite struct APNsStandInTests {
+@Suite(.timeLimit(.minutes(5))) struct APNsStandInTests {
     // MARK: Success
 
     @Test func acceptedPushIsHTTP2WithApnsIDAndRecorded() async throws {
@@ -298,24 +298,40 @@ private typealias AH = APNsHarness
         }
     }
 
+    /// The latency sleeps on a manual clock: the answer is held (the push accepted, nothing answered
+    /// yet) until the test moves the clock by exactly the injected delay.
     @Test func injectedLatencyDelaysASuccessfulAnswer() async throws {
-        try await AH.with { apns in
+        let latency = ManualClock()
+        try await AH.with(latencyClock: latency) { apns in
             apns.standIn.inject(.latency(.milliseconds(300)))
-            let started = ContinuousClock.now
-            let reply = try await apns.push()
-            #expect(ContinuousClock.now - started >= .milliseconds(300))
+            let pushing = Task { try await apns.push() }
+            await latency.waitForSleepers(1)
+            #expect(latency.sleeps == [.milliseconds(300)])
+            #expect(apns.standIn.deliveries().count == 1, "accepted before the delay")
+            #expect(apns.standIn.requests().isEmpty, "not answered during it")
+            latency.advance(by: .milliseconds(299))
+            #expect(latency.suspendedSleepers == 1, "still held")
+            latency.advance(by: .milliseconds(1))
+            let reply = try await pushing.value
             #expect(reply.status == 200)
+            #expect(apns.standIn.requests().map(\.status) == [200])
             #expect(apns.standIn.deliveries().count == 1)
         }
     }
 
     @Test func configuredLatencyDelaysEveryAnswer() async throws {
-        try await AH.with({ $0.latency = .milliseconds(150) }) { apns in
-            for headers in [[:], ["apns-topic": "x"]] as [[String: String?]] {
-                let started = ContinuousClock.now
-                _ = try await apns.push(headers: headers)
-                #expect(ContinuousClock.now - started >= .milliseconds(150))
+        let latency = ManualClock()
+        try await AH.with({ $0.latency = .milliseconds(150) }, latencyClock: latency) { apns in
+            for (index, headers) in ([[:], ["apns-topic": "x"]] as [[String: String?]]).enumerated() {
+                let pushing = Task { try await apns.push(headers: headers) }
+                await latency.waitForSleepers(1)
+                #expect(latency.sleeps.count == index + 1 && latency.sleeps.last == .milliseconds(150))
+                #expect(apns.standIn.requests().count == index, "held before anything is checked or answered")
+                latency.advance(by: .milliseconds(150))
+                _ = try await pushing.value
+                #expect(apns.standIn.requests().count == index + 1)
             }
+            #expect(apns.standIn.requests().map(\.status) == [200, 400], "the good push and the bad topic, each held first")
         }
     }
 
@@ -327,7 +343,7 @@ private typealias AH = APNsHarness
             #expect(apns.standIn.deliveries().isEmpty)
             // The stand-in lives on: a client that reconnects is served. (AsyncHTTPClient may first
             // hand a request to the connection it has not yet noticed is gone, hence the retries.)
-            let served = try await eventually(timeout: .seconds(2)) { (try? await apns.push())?.status == 200 }
+            let served = try await eventually { (try? await apns.push())?.status == 200 }
             #expect(served)
             #expect(apns.standIn.requests().last?.status == 200)
             #expect(apns.standIn.deliveries().count == 1)

@@ -1,10 +1,11 @@
+import AlfredTesting
 import Foundation
 import StandIns
 import Testing
 
 /// Calendar v3 over a real socket, against external-apis §2.7. The clock is pinned at Friday
 /// 2026-11-20 08:00 UTC (09:00 in Ada's Europe/Zurich).
-@Suite struct CalendarRoutesTests {
+@Suite(.timeLimit(.minutes(5))) struct CalendarRoutesTests {
     typealias Seed = GoogleStandIn.SeedEvent
     static let events = "/calendar/v3/calendars/primary/events"
 
@@ -22,8 +23,9 @@ import Testing
     ]
 
     static func with(_ seeds: [Seed] = seeds, calendar: GoogleStandIn.CalendarSettings = .init(),
+                     latencyClock: any Clock<Duration> = ContinuousClock(),
                      _ body: (GoogleHarness, String) async throws -> Void) async throws {
-        try await H.withData(H.dataConfiguration(events: seeds, calendar: calendar)) { google in
+        try await H.withData(H.dataConfiguration(events: seeds, calendar: calendar), latencyClock: latencyClock) { google in
             try await body(google, try google.token([H.calendarReadonly]))
         }
     }
@@ -438,13 +440,18 @@ import Testing
         }
     }
 
+    /// The delay sleeps on a manual clock: the request is held, unanswered, until the test moves it.
     @Test func latencyFaultDelaysCalendar() async throws {
-        try await Self.with { google, token in
+        let latency = ManualClock()
+        try await Self.with(latencyClock: latency) { google, token in
             try google.standIn.injectFault(FaultRule(match: .init(path: Self.events), response: nil, delayMilliseconds: 300))
-            let clock = ContinuousClock()
-            let start = clock.now
-            #expect(try await google.get(Self.events, token: token).status == 200)
-            #expect(clock.now - start >= .milliseconds(300))
+            let listing = Task { try await google.get(Self.events, token: token) }
+            await latency.waitForSleepers(1)
+            #expect(latency.sleeps == [.milliseconds(300)])
+            #expect(google.standIn.recordedRequests().isEmpty, "held, not answered")
+            latency.advance(by: .milliseconds(300))
+            #expect(try await listing.value.status == 200)
+            #expect(google.standIn.recordedRequests().map(\.fault) == ["latency"])
         }
     }
 }

@@ -29,9 +29,9 @@ extension GoogleHarness {
     }
 
     /// A pinned-clock stand-in seeded with `configuration`.
-    static func withData(_ configuration: GoogleStandIn.Configuration,
+    static func withData(_ configuration: GoogleStandIn.Configuration, latencyClock: any Clock<Duration> = ContinuousClock(),
                          _ body: (GoogleHarness) async throws -> Void) async throws {
-        try await with(configuration, clock: pinnedClock(), body)
+        try await with(configuration, clock: pinnedClock(), latencyClock: latencyClock, body)
     }
 
     func token(_ scopes: [String], user: String = GoogleHarness.email) throws -> String {

@@ -1,8 +1,9 @@
+import AlfredTesting
 import Foundation
 import StandIns
 import Testing
 
-@Suite struct FaultInjectionTests {
+@Suite(.timeLimit(.minutes(5))) struct FaultInjectionTests {
     /// Each named fault, injected over the HTTP control plane for one refresh, then gone.
     @Test(arguments: [
         ("invalid_grant", 400, #"{"error":"invalid_grant","error_description":"Token has been expired or revoked."}"#, nil),
@@ -32,15 +33,19 @@ import Testing
         }
     }
 
+    /// The delay sleeps on a manual clock: the refresh is held, unanswered, until the test moves it.
     @Test func latencyDelaysThenTheRealEndpointAnswers() async throws {
-        try await H.with { google in
+        let latency = ManualClock()
+        try await H.with(latencyClock: latency) { google in
             let refresh = try #require(try await google.consent()["refresh_token"] as? String)
             #expect(try await google.postJSON("/_fake/faults", #"{"match": {"path": "/token"}, "delayMs": 400, "times": 1}"#).status == 201)
-            let clock = ContinuousClock()
-            let start = clock.now
-            let slow = try await google.refresh(refresh)
-            #expect(clock.now - start >= .milliseconds(400))
-            #expect(slow.status == 200)
+            let answered = google.standIn.recordedRequests().count
+            let slow = Task { try await google.refresh(refresh) }
+            await latency.waitForSleepers(1)
+            #expect(latency.sleeps == [.milliseconds(400)])
+            #expect(google.standIn.recordedRequests().count == answered, "held, not answered")
+            latency.advance(by: .milliseconds(400))
+            #expect(try await slow.value.status == 200)
             #expect(google.standIn.recordedRequests().last?.fault == "latency")
         }
     }

@@ -1,9 +1,10 @@
+import AlfredTesting
 import Foundation
 import StandIns
 import Testing
 
 /// Gmail v1 over a real socket, against external-apis §3.7. The clock is pinned at 2026-11-20 08:00 UTC.
-@Suite struct GmailRoutesTests {
+@Suite(.timeLimit(.minutes(5))) struct GmailRoutesTests {
     typealias Seed = GoogleStandIn.SeedMessage
     static let base = "/gmail/v1/users/me"
 
@@ -24,8 +25,9 @@ import Testing
     ]
 
     static func with(_ seeds: [Seed] = seeds, gmail: GoogleStandIn.GmailSettings = .init(), scopes: [String] = [H.gmailMetadata],
+                     latencyClock: any Clock<Duration> = ContinuousClock(),
                      _ body: (GoogleHarness, String) async throws -> Void) async throws {
-        try await H.withData(H.dataConfiguration(messages: seeds, gmail: gmail)) { google in
+        try await H.withData(H.dataConfiguration(messages: seeds, gmail: gmail), latencyClock: latencyClock) { google in
             try await body(google, try google.token(scopes))
         }
     }
@@ -342,15 +344,19 @@ import Testing
         }
     }
 
+    /// The delay sleeps on a manual clock: the request is held, unanswered, until the test moves it.
     @Test func latencyFaultDelaysGmail() async throws {
-        try await Self.with { google, token in
+        let latency = ManualClock()
+        try await Self.with(latencyClock: latency) { google, token in
             let added = try await google.postJSON("/_fake/faults", #"{"match": {"pathRegex": "/gmail/.*"}, "delayMs": 300, "times": 1}"#)
             #expect(added.status == 201)
-            let clock = ContinuousClock()
-            let start = clock.now
-            let profile = try await google.get(Self.base + "/profile", token: token)
-            #expect(profile.status == 200)
-            #expect(clock.now - start >= .milliseconds(300))
+            let profile = Task { try await google.get(Self.base + "/profile", token: token) }
+            await latency.waitForSleepers(1)
+            #expect(latency.sleeps == [.milliseconds(300)])
+            #expect(google.standIn.recordedRequests().isEmpty, "held, not answered")
+            latency.advance(by: .milliseconds(300))
+            #expect(try await profile.value.status == 200)
+            #expect(google.standIn.recordedRequests().map(\.fault) == ["latency"])
         }
     }
 

@@ -7,7 +7,7 @@ import Testing
 /// settings, list history and watch; and its traffic must pass `check_requests.py`, which checks
 /// requests against the discovery documents that client ships. Needs python3 with venv and PyPI
 /// the first time; without them this test fails and says so, it never skips.
-@Suite struct GoogleOfficialClientTests {
+@Suite(.timeLimit(.minutes(10))) struct GoogleOfficialClientTests {
     static let conformance = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("conformance")
 

@@ -36,10 +36,12 @@ struct GoogleHarness {
 
     /// Runs `body` against a fresh stand-in inside a ServiceGroup, as production runs it; shuts it
     /// down gracefully and stops the client whatever happens.
+    /// `latencyClock`: what latency faults sleep on (a manual clock holds a request until advanced).
     static func with(_ configuration: GoogleStandIn.Configuration = configuration(), clock: StandInClock = StandInClock(),
+                     latencyClock: any Clock<Duration> = ContinuousClock(),
                      logger: Logger = Logger(label: "alfred.standin.test"),
                      _ body: (GoogleHarness) async throws -> Void) async throws {
-        let standIn = GoogleStandIn(configuration: configuration, clock: clock, logger: logger)
+        let standIn = GoogleStandIn(configuration: configuration, clock: clock, latencyClock: latencyClock, logger: logger)
         try await withRunningServices([standIn], logger: logger) {
             // Waiting for the bound port also means the service runs before we shut it down.
             let baseURL = try await standIn.baseURL()
@@ -81,7 +83,7 @@ struct GoogleHarness {
         if let contentType { request.headers.add(name: "Content-Type", value: contentType) }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(string: body)) }
-        let response = try await client.execute(request, timeout: .seconds(30))
+        let response = try await client.execute(request, timeout: .seconds(60))
         let bytes = try await response.body.collect(upTo: 1 << 22)
         var replyHeaders: [String: String] = [:]
         for header in response.headers { replyHeaders[header.name.lowercased()] = header.value }

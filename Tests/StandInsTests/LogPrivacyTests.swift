@@ -5,7 +5,7 @@ import StandIns
 import Testing
 
 /// What the stand-in writes to its logger: never a user's email, an event's title or its times.
-@Suite struct LogPrivacyTests {
+@Suite(.timeLimit(.minutes(5))) struct LogPrivacyTests {
     static let title = "Oncology consult"
     static let badTitle = "Divorce lawyer"
     static let badTime = "2026-11-24T15:45:00"  // no offset: a seed problem

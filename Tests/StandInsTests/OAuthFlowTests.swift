@@ -4,7 +4,7 @@ import Testing
 
 typealias H = GoogleHarness
 
-@Suite struct OAuthFlowTests {
+@Suite(.timeLimit(.minutes(5))) struct OAuthFlowTests {
     @Test func fullAuthorizationCodeFlowWithPKCE() async throws {
         try await H.with { google in
             let redirect = try await google.authorize(prompt: "consent")

@@ -4,7 +4,7 @@ import ServiceLifecycle
 import StandIns
 import Testing
 
-@Suite struct RecordingAndSetupTests {
+@Suite(.timeLimit(.minutes(5))) struct RecordingAndSetupTests {
     @Test func recordingsNeverHoldTokensOrSecrets() async throws {
         try await H.with { google in
             let code = try await google.code()

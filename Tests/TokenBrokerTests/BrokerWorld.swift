@@ -118,7 +118,10 @@ struct BrokerWorld: Sendable {
 
         /// A handler with an empty access-token cache, as a restarted broker has. Its wall time is the
         /// world's clock; `clock` times its refresh deadline.
-        func makeHandler(keySocket: String? = nil, configuration: GoogleTokenBroker.Configuration = .init(),
+        /// `keyTimeout`: the key service client's limit per request (connecting is retried within it),
+        /// generous unless a test wants an absent key service to be given up on.
+        func makeHandler(keySocket: String? = nil, keyTimeout: Duration = .seconds(60),
+                         configuration: GoogleTokenBroker.Configuration = .init(),
                          clock: any Clock<Duration> = ContinuousClock()) -> GoogleTokenBroker {
             // The fixture's executable is a small file; measuring it cannot fail.
             // swiftlint:disable:next force_try
@@ -129,7 +132,7 @@ struct BrokerWorld: Sendable {
             return GoogleTokenBroker(
                 configuration: configuration,
                 connectors: PostgresConnectorStore(client: pool, logger: logger),
-                keys: KeyServiceClient(socketPath: keySocket ?? world.keySocket, timeout: .seconds(60)),
+                keys: KeyServiceClient(socketPath: keySocket ?? world.keySocket, timeout: keyTimeout),
                 google: oauth,
                 evidence: try! LocalAttestationSource(authority: world.authority, executable: world.executable),
                 logger: logger, now: world.clock.nowDate, clock: clock)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TokenBroker
 
-@Suite struct ConnectionTests {
+@Suite(.timeLimit(.minutes(5))) struct ConnectionTests {
     @Test func socketFileIsOwnerOnly() async throws {
         try await withTemporaryDirectory { directory in
             let socketPath = "\(directory)/broker.sock"
@@ -43,7 +43,11 @@ import TokenBroker
             let socketPath = "\(directory)/broker.sock"
             try await withBroker(at: socketPath) {
                 for connections in [1, 3] {
-                    try await withClient(socketPath: socketPath, configure: { $0.connectionCount = connections }) { client in
+                    // About completeness, not speed: every call gets an answer (within the client's generous limit).
+                    try await withClient(socketPath: socketPath, configure: {
+                        $0.connectionCount = connections
+                        $0.requestTimeout = .seconds(120)
+                    }) { client in
                         try await withThrowingTaskGroup(of: (Int, String).self) { group in
                             for index in 0..<100 {
                                 group.addTask {

@@ -7,13 +7,14 @@ import PostgresNIO
 import StandIns
 import Store
 import Testing
+import TokenBroker
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Delete-all end to end: the real broker and key service, the Google stand-in, real `alfred worker`
 /// processes (role `alfred_worker`) and the operator's `alfred privacy …` commands.
-@Suite struct PrivacyEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct PrivacyEndToEndTests {
     static let revokePath = OAuthEndpoints.revokePath
 
     func worker(_ w: BrokerWorld.Running) throws -> ChildProcess {
@@ -74,19 +75,40 @@ import Glibc
         try w.google.injectFault(FaultRule(match: .init(method: "POST", path: Self.revokePath), response: .unavailable(), times: nil))
     }
 
-    /// Google holds the first revocation for `delay`.
-    func holdFirstRevocation(_ w: BrokerWorld.Running, for delay: Int) throws {
-        _ = try w.google.injectFault(FaultRule(match: .init(method: "POST", path: Self.revokePath), response: nil,
-                                               delayMilliseconds: delay, times: 1))
+    /// Google holds the first revocation for `delay`; returns the fault's id (see `untilHeldAtGoogle`).
+    @discardableResult
+    func holdFirstRevocation(_ w: BrokerWorld.Running, for delay: Int) throws -> String {
+        try w.google.injectFault(FaultRule(match: .init(method: "POST", path: Self.revokePath), response: nil,
+                                           delayMilliseconds: delay, times: 1))
+    }
+
+    /// Returns once the revocation held by `fault` has reached Google (the rule is used up as it
+    /// arrives; Google records the request only when it answers).
+    func untilHeldAtGoogle(_ w: BrokerWorld.Running, fault: String, worker: ChildProcess) async throws {
+        try #require(try await eventually { !w.google.activeFaultIDs().contains(fault) }, "\(worker.output)")
+        #expect(revokeCalls(w).isEmpty, "held, not yet answered")
+    }
+
+    /// Polls the request as `alfred privacy status` shows it, read straight from the database (polling
+    /// the CLI would start a debug binary per poll), until `condition` holds. A database that is not
+    /// back yet counts as "not yet".
+    func requestEventually(_ w: BrokerWorld.Running, _ request: String, timeout: Duration = .seconds(60),
+                           _ condition: @escaping @Sendable (PrivacyRequest) -> Bool) async throws -> Bool {
+        let id = try #require(UUID(uuidString: request))
+        return try await owner(w) { client in
+            let store = PostgresPrivacyStore(client: client, logger: TestDatabase.quietLogger)
+            return try await eventually(timeout: timeout) {
+                guard let current = try? await store.request(id) else { return false }
+                return condition(current)
+            }
+        }
     }
 
     /// Queues a delete-all for the world's user and returns its request id once `worker` is running it.
     func deleteAllUntilRunning(_ w: BrokerWorld.Running, worker: ChildProcess) async throws -> String {
         let queued = try await alfred(w, ["privacy", "delete-all", "--user", w.world.userID.uuidString])
         let request = try #require(Self.requestID(in: queued.output), "\(queued.output)")
-        #expect(try await eventually {
-            try await alfred(w, ["privacy", "status", request]).output.contains("state: RUNNING")
-        }, "\(worker.output)")
+        #expect(try await requestEventually(w, request) { $0.state == .running }, "\(worker.output)")
         return request
     }
 
@@ -136,8 +158,8 @@ import Glibc
             #expect(deleted.code == 0, "\(deleted.output)\n\(worker.output)")
             #expect(deleted.output.contains("state: COMPLETED") && deleted.output.contains("outcome: DELETED"), "\(deleted.output)")
             #expect(deleted.output.contains("connectors_revoked: 2") && deleted.output.contains("revocations_pending: 0"), "\(deleted.output)")
-            let duration = try #require(deleted.output.firstMatch(of: /duration_seconds: ([0-9.]+)/).flatMap { Double($0.1) })
-            #expect(duration < 10, "under 10 s per user")
+            // How long it took is reported (the benchmark judges it, not this test).
+            #expect(deleted.output.firstMatch(of: /duration_seconds: [0-9.]+/) != nil, "\(deleted.output)")
 
             // Google saw one revocation per connector, and both grants are dead.
             #expect(revokeCalls(w).map(\.status) == [200, 200])
@@ -156,8 +178,9 @@ import Glibc
             #expect(final[0].2.contains("\"connectors_revoked\": 2") && final[0].3 > 1, "continues the erased chain: \(final)")
             let verified = try await alfred(w, ["audit", "verify", "--user", w.world.userID.uuidString])
             #expect(verified.code == 0 && verified.output.contains("intact: 1 event(s)"), "\(verified.output)")
-            // A worker still asking for the user's token gets nothing.
-            await #expect(throws: (any Error).self) { _ = try await w.broker.accessToken(connectorID: first.uuidString) }
+            // A worker still asking for the user's token gets nothing: the connector no longer exists.
+            let gone = await #expect(throws: BrokerError.self) { _ = try await w.broker.accessToken(connectorID: first.uuidString) }
+            #expect(gone?.code == .notFound && gone?.retryable == false, "\(String(describing: gone))")
 
             // Again, for the same user: nothing left to delete, nothing more written, no call to Google.
             let again = try await alfred(w, ["privacy", "delete-all", "--user", w.world.userID.uuidString, "--wait", "--timeout", "60"])
@@ -178,11 +201,11 @@ import Glibc
         defer { world.remove() }
         try await world.run { w in
             try await connectAndSeed(w)
-            // Google takes 30 s to answer the first revocation: the worker is killed while it waits.
-            try holdFirstRevocation(w, for: 30_000)
+            // Google takes 30 s to answer the first revocation: the worker is killed once it is there.
+            let held = try holdFirstRevocation(w, for: 30_000)
             let doomed = try worker(w)
             let request = try await deleteAllUntilRunning(w, worker: doomed)
-            try await Task.sleep(for: .milliseconds(500))
+            try await untilHeldAtGoogle(w, fault: held, worker: doomed)
             doomed.signal(SIGKILL)
             _ = await doomed.exitCode()
             #expect(try await owner(w) { try await userReferences(to: w.world.userID, in: $0) }["users.id"] == 1, "nothing deleted yet")
@@ -198,31 +221,37 @@ import Glibc
         }
     }
 
-    /// Postgres is down for 8 s while a delete-all's revocation is at Google: the broker cannot record
-    /// Google's answer, the worker cannot heartbeat, and after the restart the deletion ends as it would have.
+    /// Postgres is down while a delete-all's revocation is at Google, from before Google answers until
+    /// after: the broker cannot record Google's answer, the worker cannot heartbeat, and after the
+    /// restart the deletion ends as it would have.
     @Test func postgresRestartingInTheMiddleOfDeleteAllChangesNothingInTheOutcome() async throws {
-        let cluster = try await EmbeddedPostgres(options: .init(durable: false))
-        defer { cluster.stop() }
-        let database = try await cluster.createDatabase("privacy_restart", logger: TestDatabase.quietLogger)
-        try await TestDatabase.migrate(database, logger: TestDatabase.quietLogger)
-        let world = try await BrokerWorld.make(database: database)
-        defer { world.remove() }
-        try await world.run { w in
-            try await connectAndSeed(w)
-            // Google answers the first revocation after 6 s; Postgres is down from before until after that.
-            try holdFirstRevocation(w, for: 6_000)
-            let worker = try worker(w)
-            defer { worker.signal(SIGKILL) }
-            let request = try await deleteAllUntilRunning(w, worker: worker)
-            try await cluster.stopServer()
-            try await Task.sleep(for: .seconds(8))
-            try await cluster.startServer()
+        // Its own cluster, shut down and removed without blocking a thread however the test ends.
+        try await EmbeddedPostgres.with(options: .init(durable: false)) { cluster in
+            let database = try await cluster.createDatabase("privacy_restart", logger: TestDatabase.quietLogger)
+            try await TestDatabase.migrate(database, logger: TestDatabase.quietLogger)
+            let world = try await BrokerWorld.make(database: database)
+            defer { world.remove() }
+            try await world.run { w in
+                try await connectAndSeed(w)
+                // Google answers the first revocation 6 s after it arrives (within the broker's 10 s
+                // timeout); Postgres goes down once it is there and comes back once Google has answered.
+                let held = try holdFirstRevocation(w, for: 6_000)
+                let worker = try worker(w)
+                defer { worker.signal(SIGKILL) }
+                let request = try await deleteAllUntilRunning(w, worker: worker)
+                try await untilHeldAtGoogle(w, fault: held, worker: worker)
+                try await cluster.stopServer()
+                #expect(revokeCalls(w).isEmpty, "Postgres was down before Google answered")
+                #expect(try await eventually { !revokeCalls(w).isEmpty }, "Google answered the held revocation")
+                try await cluster.startServer()
 
-            #expect(try await eventually(timeout: .seconds(90)) {
+                #expect(try await requestEventually(w, request, timeout: .seconds(90)) {
+                    $0.outcome == .deleted && $0.revocationsPending == 0
+                }, "\(worker.output.suffix(3000))")
                 let status = try await alfred(w, ["privacy", "status", request]).output
-                return status.contains("outcome: DELETED") && status.contains("revocations_pending: 0")
-            }, "\(worker.output.suffix(3000))")
-            try await expectOnlyTheFinalRecordAndRevokedGrants(w)
+                #expect(status.contains("outcome: DELETED") && status.contains("revocations_pending: 0"), "\(status)")
+                try await expectOnlyTheFinalRecordAndRevokedGrants(w)
+            }
         }
     }
 
@@ -252,9 +281,9 @@ import Glibc
             let retried = try await alfred(w, ["privacy", "retry-revocations"])
             #expect(retried.code == 0 && retried.output.contains("1 revocation(s) queued"), "\(retried.output)")
             let request = try #require(Self.requestID(in: deleted.output))
-            #expect(try await eventually(timeout: .seconds(20)) {
-                try await alfred(w, ["privacy", "status", request]).output.contains("revocations_pending: 0")
-            }, "\(worker.output)")
+            #expect(try await requestEventually(w, request) { $0.revocationsPending == 0 }, "\(worker.output)")
+            let status = try await alfred(w, ["privacy", "status", request]).output
+            #expect(status.contains("revocations_pending: 0"), "\(status)")
             #expect(revokeCalls(w).last?.status == 200)
             #expect(try await owner(w) { try await userReferences(to: w.world.userID, in: $0) } == ["audit_events.user_id": 1])
         }
@@ -286,9 +315,9 @@ import Glibc
             _ = w.google.removeFault(id: outage)
             let next = try worker(w)
             defer { next.signal(SIGKILL) }
-            #expect(try await eventually(timeout: .seconds(30)) {
-                try await alfred(w, ["privacy", "status", request]).output.contains("revocations_pending: 0")
-            }, "\(next.output)")
+            #expect(try await requestEventually(w, request) { $0.revocationsPending == 0 }, "\(next.output)")
+            let status = try await alfred(w, ["privacy", "status", request]).output
+            #expect(status.contains("revocations_pending: 0"), "\(status)")
             #expect(revokeCalls(w).last?.status == 200)
             #expect(try await owner(w) { try await userReferences(to: w.world.userID, in: $0) } == ["audit_events.user_id": 1])
         }

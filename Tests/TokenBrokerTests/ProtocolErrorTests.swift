@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TokenBroker
 
-@Suite struct ProtocolErrorTests {
+@Suite(.timeLimit(.minutes(5))) struct ProtocolErrorTests {
     /// (payload, expected error code, expected echoed id)
     static let malformedRequests: [(String, String, String?)] = [
         ("not json at all", "bad_request", nil),

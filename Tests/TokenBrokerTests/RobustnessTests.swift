@@ -6,7 +6,7 @@ import TokenBroker
 /// Seeded, reproducible abuse of the socket: every frame is answered or the connection is closed
 /// cleanly, the broker never crashes, and it keeps serving afterwards. To replay a failure, run
 /// with the seed from the failing expectation.
-@Suite struct RobustnessTests {
+@Suite(.timeLimit(.minutes(5))) struct RobustnessTests {
     static let seed: UInt64 = 0xA1F7_ED_B40C_E5
     static let framedBatches = 60
     static let framesPerBatch = 50

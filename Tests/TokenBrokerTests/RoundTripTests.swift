@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TokenBroker
 
-@Suite struct RoundTripTests {
+@Suite(.timeLimit(.minutes(5))) struct RoundTripTests {
     @Test func eachOperationRoundTripsThroughTheSocket() async throws {
         try await withTemporaryDirectory { directory in
             let socketPath = "\(directory)/broker.sock"

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import Urgency
 
-@Suite struct AddressListTests {
+@Suite(.timeLimit(.minutes(5))) struct AddressListTests {
     @Test func parsesRealHeaderShapes() {
         #expect(AddressList.addresses(in: #""Doe, Jane" <Jane@Example.com>, bob@example.org"#) == ["jane@example.com", "bob@example.org"])
         #expect(AddressList.addresses(in: "Henrik Vos <henrik@example.com>") == ["henrik@example.com"])
@@ -23,7 +23,7 @@ import Testing
     }
 }
 
-@Suite struct DecodingTests {
+@Suite(.timeLimit(.minutes(5))) struct DecodingTests {
     @Test func toleratesWhatGmailSends() throws {
         // int64s as strings, unknown fields (partId, body, sizeEstimate …), lower-case header names.
         let json = #"""
@@ -48,7 +48,7 @@ import Testing
     }
 }
 
-@Suite struct RuleSetTests {
+@Suite(.timeLimit(.minutes(5))) struct RuleSetTests {
     func write(_ text: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("rules-\(UUID().uuidString).json").path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -110,7 +110,7 @@ import Testing
     }
 }
 
-@Suite struct PreferencesTests {
+@Suite(.timeLimit(.minutes(5))) struct PreferencesTests {
     @Test func decodesSnakeCaseWithDefaults() throws {
         let json = #"""
             {"vip_senders": ["boss@example.com", "@school.example.org"], "keywords": ["Lio"], "threshold": 55,
@@ -143,7 +143,7 @@ import Testing
     }
 }
 
-@Suite struct PrivacyTests {
+@Suite(.timeLimit(.minutes(5))) struct PrivacyTests {
     /// Decisions may be logged: across the whole fixture set, no explanation carries a subject, an
     /// address, a user keyword, a VIP entry or any of the urgency words that matched.
     @Test func explanationsCarryRuleIDsAndNumbersOnly() throws {
@@ -171,7 +171,7 @@ import Testing
     }
 }
 
-@Suite struct MessageLinesTests {
+@Suite(.timeLimit(.minutes(5))) struct MessageLinesTests {
     @Test func blankLinesAreSkippedAndBadOnesExplainedWithoutTheirContent() throws {
         #expect(try MessageLines.decode("   ") == nil)
         #expect(try MessageLines.decode(#"{"id":"a"}"#)?.id == "a")
@@ -199,7 +199,7 @@ import Testing
     }
 }
 
-@Suite struct RuleBoundsTests {
+@Suite(.timeLimit(.minutes(5))) struct RuleBoundsTests {
     @Test func weightsAndThresholdsOutsideTheBoundsAreRefusedNotOverflowed() throws {
         var rules = RuleSet.standard
         rules.weights[.vipSender] = 9_000_000_000_000_000_000

@@ -23,7 +23,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { expected }
 }
 
-@Suite struct RuleTests {
+@Suite(.timeLimit(.minutes(5))) struct RuleTests {
     static let addressed = UrgencyPreferences(userAddresses: [me])
 
     static let cases: [RuleCase] = [
@@ -146,7 +146,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite struct SubjectMatchingTests {
+@Suite(.timeLimit(.minutes(5))) struct SubjectMatchingTests {
     static let scorer = UrgencyScorer()
 
     func language(_ subject: String) -> String? {
@@ -216,7 +216,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite struct ThresholdTests {
+@Suite(.timeLimit(.minutes(5))) struct ThresholdTests {
     /// A non-VIP colleague writing "urgent" directly: 45 + 15 = 60, exactly the normal bar.
     let urgentWord = message(["From": "colleague@example.com", "To": me, "Subject": "Urgent: export failing"])
 
@@ -252,7 +252,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite struct OwnThreadTests {
+@Suite(.timeLimit(.minutes(5))) struct OwnThreadTests {
     @Test func learnsThreadsAndMessageIDsFromSentMail() {
         var scorer = UrgencyScorer(ruleSet: .standard, preferences: UrgencyPreferences(userAddresses: [me]))
         let reply = message(["From": "agent@example.net", "To": me, "Subject": "Re: Viewing"], thread: "t-9")
@@ -270,7 +270,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite struct InvitationTests {
+@Suite(.timeLimit(.minutes(5))) struct InvitationTests {
     func fired(_ subject: String, now: Date, zone: String, headers: KeyValuePairs<String, String> = [:], mimeType: String? = nil) -> [String] {
         let scorer = UrgencyScorer(ruleSet: .standard, preferences: UrgencyPreferences(timeZone: TimeZone(identifier: zone)!))
         var mail = message(headers, mimeType: mimeType)

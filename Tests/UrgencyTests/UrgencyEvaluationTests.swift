@@ -31,7 +31,7 @@ struct Evaluation {
     var f1: Double { precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall) }
 }
 
-@Suite struct UrgencyEvaluationTests {
+@Suite(.timeLimit(.minutes(5))) struct UrgencyEvaluationTests {
     /// Scores every record in file order, learning from SENT mail as it goes, as `alfred urgency score` does.
     func evaluate(quietHours: Bool = false) throws -> (Evaluation, [String: UrgencyDecision], [GmailMessage]) {
         let messages = try Fixtures.messages()

@@ -22,6 +22,16 @@ pins=(
 stamp="$venv/.alfred-pins"
 wanted="$(printf '%s\n' "${pins[@]}")"
 
+# Suites that need the venv run in parallel, and on a fresh clone each would create it at once (one
+# then fails half-way through). Serialise: a second caller waits here, then finds the venv ready. The
+# lock (a file next to the venv) is released when this script exits; the limit only stops a hang.
+mkdir -p "$(dirname "$venv")"
+exec 9>"$venv.lock"
+if ! flock -w 900 9; then
+  echo "bootstrap_venv: another bootstrap held $venv.lock for 15 minutes" >&2
+  exit 4
+fi
+
 if [[ -x "$venv/bin/python" && -f "$stamp" && "$(cat "$stamp")" == "$wanted" ]]; then
   echo "$venv/bin/python"
   exit 0
@@ -33,7 +43,6 @@ if ! command -v "$python" >/dev/null 2>&1; then
   exit 2
 fi
 if [[ ! -x "$venv/bin/python" ]]; then
-  mkdir -p "$(dirname "$venv")"
   if ! "$python" -m venv "$venv" >&2; then
     echo "bootstrap_venv: '$python -m venv $venv' failed; on Debian install python3-venv" >&2
     exit 2

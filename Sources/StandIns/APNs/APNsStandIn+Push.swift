@@ -33,8 +33,8 @@ extension APNsStandIn {
     /// device, per-device limit, faults), then the answer, the record and one log line.
     func push(_ request: Request, channel: any Channel) async throws -> Response {
         let receivedAt = clock.now()
-        // Real time on purpose: the client under test is what measures this latency.
-        if configuration.latency > .zero { try await Task.sleep(for: configuration.latency) }
+        // Real time by default: the client under test is what measures this latency.
+        if configuration.latency > .zero { try await latencyClock.sleep(for: configuration.latency) }
         let apnsID = PushRequest.validAPNsID(request.headers[.apnsID]) ?? UUID().uuidString.lowercased()
         var request = request
         var deviceToken = ""
@@ -66,7 +66,7 @@ extension APNsStandIn {
         } catch {
             decision = APNsLedger.Decision(outcome: .rejected(error))
         }
-        if let delay = decision.delay, delay > .zero { try await Task.sleep(for: delay) }
+        if let delay = decision.delay, delay > .zero { try await latencyClock.sleep(for: delay) }
 
         let status: Int, reason: String?, response: Response
         switch decision.outcome {

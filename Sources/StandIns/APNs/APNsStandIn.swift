@@ -33,12 +33,18 @@ public final class APNsStandIn: Service, Sendable {
     let logger: Logger
     /// Decides provider-token age, rate-limit windows and `receivedAt`; advance it instead of waiting.
     public let clock: StandInClock
+    /// Times injected and configured latency (real time by default: the client under test measures it).
+    let latencyClock: any Clock<Duration>
 
+    /// - Parameter latencyClock: what latency sleeps on; a test may pass a manual clock to hold an
+    ///   answer until it advances the clock.
     public init(configuration: Configuration, clock: StandInClock = StandInClock(),
+                latencyClock: any Clock<Duration> = ContinuousClock(),
                 logger: Logger = Logger(label: "alfred.standin.apns")) {
         self.configuration = configuration
         self.ledger = Mutex(APNsLedger(recordCapacity: configuration.recordCapacity))
         self.clock = clock
+        self.latencyClock = latencyClock
         self.logger = logger
     }
 

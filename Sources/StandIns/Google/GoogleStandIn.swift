@@ -31,14 +31,20 @@ public final class GoogleStandIn: Service, Sendable {
     let logger: Logger
     /// Decides expiry of codes and tokens; advance it instead of waiting.
     public let clock: StandInClock
+    /// Times the delay of latency faults (real time by default: the client under test measures it).
+    let latencyClock: any Clock<Duration>
 
+    /// - Parameter latencyClock: what latency faults sleep on; a test may pass a manual clock to hold
+    ///   a request until it advances the clock.
     public init(configuration: Configuration = Configuration(), clock: StandInClock = StandInClock(),
+                latencyClock: any Clock<Duration> = ContinuousClock(),
                 logger: Logger = Logger(label: "alfred.standin.google")) {
         scenario = Mutex(configuration)
         ledger = Mutex(OAuthLedger(configuration: configuration))
         let (accounts, problems) = Self.seedAccounts(configuration, now: clock.now())
         self.accounts = Mutex(accounts)
         self.clock = clock
+        self.latencyClock = latencyClock
         self.logger = logger
         Self.report(problems, logger: logger)
     }
@@ -50,7 +56,8 @@ public final class GoogleStandIn: Service, Sendable {
         let configuration = scenario.withLock { $0 }
         boundPort.rearm()
         let router = Router()
-        router.add(middleware: TrafficMiddleware(faults: faults, recorder: recorder, clock: clock, logger: logger))
+        router.add(middleware: TrafficMiddleware(faults: faults, recorder: recorder, clock: clock,
+                                                latencyClock: latencyClock, logger: logger))
         addOAuthRoutes(to: router)
         addCalendarRoutes(to: router)
         addGmailRoutes(to: router)
@@ -130,6 +137,11 @@ public final class GoogleStandIn: Service, Sendable {
     public func removeFault(id: String) -> Bool { faults.remove(id: id) }
 
     public func removeAllFaults() { faults.removeAll() }
+
+    /// The ids of the fault rules still active. A rule with `times` leaves as the last request it
+    /// applies to arrives (before any delay it adds), so a test can wait for a held request to reach
+    /// the stand-in; requests are recorded only once answered.
+    public func activeFaultIDs() -> [String] { faults.active.map(\.id) }
 
     /// Requests served so far, oldest first, secrets redacted. Control-plane calls are not recorded.
     public func recordedRequests() -> [RecordedRequest] { recorder.all }

@@ -15,6 +15,8 @@ struct TrafficMiddleware: RouterMiddleware {
     let faults: FaultPlan
     let recorder: RequestRecorder
     let clock: StandInClock
+    /// What a fault's delay sleeps on.
+    let latencyClock: any Clock<Duration>
     let logger: Logger
 
     func handle(_ request: Request, context: Context,
@@ -32,8 +34,8 @@ struct TrafficMiddleware: RouterMiddleware {
 
         let fault = faults.take(for: facts)
         if let fault, fault.delayMilliseconds > 0 {
-            // Real wall-clock time on purpose: the client under test is what measures this latency.
-            try await Task.sleep(for: .milliseconds(fault.delayMilliseconds))
+            // Real time by default: the client under test is what measures this latency.
+            try await latencyClock.sleep(for: .milliseconds(fault.delayMilliseconds))
         }
 
         let response: Response
