@@ -8,6 +8,7 @@ import Foundation
 import KeyService
 import Logging
 import PostgresNIO
+import Synchronization
 import ServiceLifecycle
 import StandIns
 import Store
@@ -37,11 +38,22 @@ struct DevCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         print("starting a private PostgreSQL cluster…")
         let cluster = try await EmbeddedPostgres()
-        defer {
-            cluster.stop()
-            try? FileManager.default.removeItem(at: folder)
-            print("stopped; the private cluster and \(folder.path) were removed")
+        do {
+            try await run(on: cluster, folder: folder, logger: logger)
+        } catch {
+            await Self.remove(cluster, folder)
+            throw error
         }
+        await Self.remove(cluster, folder)
+    }
+
+    static func remove(_ cluster: EmbeddedPostgres, _ folder: URL) async {
+        await cluster.shutdown()
+        try? FileManager.default.removeItem(at: folder)
+        print("stopped; the private cluster and \(folder.path) were removed")
+    }
+
+    private func run(on cluster: EmbeddedPostgres, folder: URL, logger: Logger) async throws {
         let url = cluster.url(database: "postgres")
         let migrator = try Migrator(directory: migrations.directory, logger: logger)
         let outcome = try await withPostgres(url, logger: logger) { try await migrator.migrate(client: $0) }
@@ -121,20 +133,38 @@ struct DevConductor: Service {
     let logger: Logger
 
     func run() async throws {
-        var children: [(name: String, process: ChildProcess)] = []
-        defer {
-            // SIGTERM, up to 15 s to drain, then SIGKILL: nothing outlives Ctrl-C.
-            for child in children.reversed() { child.process.signal(SIGTERM) }
-            let deadline = Date().addingTimeInterval(15)
-            while children.contains(where: { $0.process.poll() == nil }) && Date() < deadline { usleep(50_000) }
-            for child in children where child.process.poll() == nil { child.process.signal(SIGKILL); _ = child.process.waitForExit() }
+        let children = Children()
+        do {
+            try await conduct(children)
+        } catch {
+            await children.stop()
+            throw error
         }
+        await children.stop()
+    }
+
+    /// The demo's processes, stopped in reverse order of start.
+    final class Children: Sendable {
+        private let started = Mutex<[(name: String, process: ChildProcess)]>([])
+        var all: [(name: String, process: ChildProcess)] { started.withLock { $0 } }
+        func add(_ name: String, _ process: ChildProcess) { started.withLock { $0.append((name, process)) } }
+
+        /// SIGTERM, up to 15 s each to drain, then SIGKILL: nothing outlives Ctrl-C. Waits without
+        /// blocking a thread.
+        func stop() async {
+            let children = all.reversed()
+            for child in children { child.process.signal(SIGTERM) }
+            for child in children { await child.process.terminate(grace: .seconds(15)) }
+        }
+    }
+
+    private func conduct(_ group: Children) async throws {
         let binary = Self.executable()
         func start(_ name: String, _ arguments: [String], _ environment: [String: String] = [:]) throws -> ChildProcess {
             var env = environment
             env["ALFRED_LOG_LEVEL"] = demo.logLevel
             let child = try ChildProcess(binary, arguments, environment: env, outputPath: demo.path("\(name).log"))
-            children.append((name, child))
+            group.add(name, child)
             return child
         }
 
@@ -210,7 +240,7 @@ struct DevConductor: Service {
             the morning brief at +3.5 min. Each push prints below as the APNs stand-in accepts it. Ctrl-C stops.
 
             """)
-        try await printPushes(children: children, userID: userID)
+        try await printPushes(children: group.all, userID: userID)
     }
 
     /// Polls the stand-in's record of accepted pushes and prints each new one with its lateness
