@@ -19,7 +19,7 @@ import Testing
             let url = try await cluster.createDatabase("restart", logger: TestDatabase.quietLogger)
             try await TestDatabase.migrate(url, logger: TestDatabase.quietLogger)
             let started = RunLog(), finished = RunLog()
-            let gate = Gate()
+            let gate = Gate(open: true)
             var registry = JobRegistry()
             registry.register(ClosureHandler<Empty>(kind: Self.kind) { _, context in
                 started.record(context.id)
@@ -67,32 +67,5 @@ import Testing
             try await client.query("SELECT count(*)::int8 FROM jobs WHERE state = 'completed' AND id = ANY(\(ids.map(\.uuid)))",
                                    logger: TestDatabase.quietLogger).collect().first?.decode(Int.self) ?? 0
         }) ?? 0
-    }
-}
-
-/// Handlers wait while it is closed.
-final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((true, []))
-
-    func close() { state.withLock { $0.open = false } }
-
-    func open() {
-        let waiters = state.withLock { state in
-            state.open = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let now = state.withLock { state in
-                if state.open { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if now { continuation.resume() }
-        }
     }
 }

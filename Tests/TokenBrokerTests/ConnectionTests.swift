@@ -1,3 +1,4 @@
+import AlfredTesting
 import Foundation
 import Testing
 import TokenBroker
