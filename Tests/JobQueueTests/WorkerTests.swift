@@ -110,9 +110,13 @@ import Testing
         try await harness.run(url, registry: registry) { store, client in
             let id = try #require(try await store.enqueue([NewJob(kind: kind, uniqueKey: "sync:u1")], onConflict: .keep)[0].jobID)
             for run in 1...2 {
-                // Between runs the same row waits in `queued`, an hour out, with next_run_at set
-                // (the completion is written asynchronously: wait for it rather than read at once).
-                #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .queued && log.count(id) == run })
+                // Between runs the same row waits in `queued`, an hour out, with next_run_at set.
+                // The completion is written asynchronously, so wait for it; in this order: once the
+                // handler has run, the row reads `queued` again only after that run's completion.
+                #expect(try await eventually {
+                    guard log.count(id) == run else { return false }
+                    return try await JobRows.row(id, client: client)?.state == .queued
+                })
                 let between = try #require(try await JobRows.row(id, client: client))
                 #expect(between.scheduledDelay == 3600 && between.nextRunAt != nil)
                 #expect(between.attempts == 0, "a run that asks to run again uses no attempt")
