@@ -49,6 +49,10 @@ public enum AuditChain {
     /// Walks the user's chain page by page: every event's hash recomputes, links to the one before,
     /// seqs have no gap, the oldest kept event links to the pruning anchor, and the newest is the
     /// head (so dropping the newest events is detected too).
+    ///
+    /// On a live system events keep arriving while this runs: the chain is checked up to the head
+    /// read first; events appended after it must be covered by the head read again at the end
+    /// (an event beyond even that head was not written through the chain).
     public static func verify(userID: UUID, store: any AuditStore, pageSize: Int = 1000) async throws -> Verification {
         var result = Verification()
         let head = try await store.head(userID: userID)
@@ -57,9 +61,14 @@ public enum AuditChain {
         var expectedSeq: Int64? = head.map { $0.prunedThroughSeq + 1 }
         var expectedPrev: [UInt8]? = head?.prunedThroughHash
         var after: Int64 = 0
+        var newestSeen: Int64 = 0
         while true {
             let page = try await store.entries(userID: userID, afterSeq: after, limit: pageSize)
             for entry in page {
+                newestSeen = max(newestSeen, entry.seq)
+                after = entry.seq
+                // Appended after the head was read: only counted, and checked against a fresh head below.
+                if let head, entry.seq > head.seq { continue }
                 if result.firstSeq == nil {
                     result.firstSeq = entry.seq
                     // Without a head (a deleted user's final record), the first event is the anchor.
@@ -83,7 +92,6 @@ public enum AuditChain {
                 result.lastSeq = entry.seq
                 expectedSeq = entry.seq + 1
                 expectedPrev = entry.hash
-                after = entry.seq
             }
             if page.count < pageSize { break }
         }
@@ -94,6 +102,8 @@ public enum AuditChain {
                 result.problem = lastSeq < head.seq
                     ? "events after seq \(lastSeq) are missing (the chain head is at seq \(head.seq))"
                     : "the chain head does not match the newest event (seq \(lastSeq))"
+            } else if newestSeen > head.seq, let now = try await store.head(userID: userID), now.seq < newestSeen {
+                result.problem = "events after seq \(now.seq) are not recorded in the chain head"
             }
         }
         return result
