@@ -93,6 +93,8 @@ public protocol PrivacyStore: Sendable {
     /// Opens a delete-all request for the user, or returns the one already open (`created` false).
     func openDeleteAll(userID: UUID) async throws -> (request: UUID, created: Bool)
     func request(_ id: UUID) async throws -> PrivacyRequest?
+    /// The request, only if it is `userID`'s (an app asking about its own; nil for someone else's).
+    func request(_ id: UUID, of userID: UUID?) async throws -> PrivacyRequest?
     /// Marks the request running and returns its user; nil when it is already completed.
     func start(_ request: UUID) async throws -> UUID?
     /// The user's connectors Google may still honour (not revoked, not parked).

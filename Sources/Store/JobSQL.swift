@@ -299,4 +299,33 @@ enum JobSQL {
     }
 
     static let pauses: PostgresQuery = "SELECT queue, reason, paused_at FROM queue_pauses ORDER BY queue"
+
+    /// Moves a user's queued jobs of one kind earlier by `seconds` (later when negative), never into
+    /// the past, and wakes workers for those now due soon (a longer reminder lead time).
+    static func shiftQueued(userID: UUID, kind: String, earlierBySeconds seconds: Double, horizon: Double) -> PostgresQuery {
+        """
+        WITH moved AS (
+            UPDATE jobs SET due_at = greatest(now(), due_at - make_interval(secs => \(seconds))), updated_at = now()
+            WHERE user_id = \(userID) AND kind = \(kind) AND state = 'queued'
+            RETURNING id, queue, due_at, state
+        ),
+        \(unescaped: notifyCTE(source: "moved", horizon: horizon))
+        SELECT (SELECT count(*) FROM moved)::int8, (SELECT count(*) FROM notified)::int8  -- notified must be read to run
+        """
+    }
+
+    /// Moves the queued job with this unique key (and its `next_run_at`, when it is a recurring
+    /// run) to `due`, and wakes workers when that is soon (a moved brief time).
+    static func reschedule(uniqueKey: String, to due: Date, horizon: Double) -> PostgresQuery {
+        """
+        WITH moved AS (
+            UPDATE jobs SET due_at = \(due), next_run_at = CASE WHEN next_run_at IS NULL THEN NULL ELSE \(due)::timestamptz END,
+                            updated_at = now()
+            WHERE unique_key = \(uniqueKey) AND state = 'queued'
+            RETURNING id, queue, due_at, state
+        ),
+        \(unescaped: notifyCTE(source: "moved", horizon: horizon))
+        SELECT (SELECT count(*) FROM moved)::int8, (SELECT count(*) FROM notified)::int8  -- notified must be read to run
+        """
+    }
 }

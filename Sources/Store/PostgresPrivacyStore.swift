@@ -22,7 +22,11 @@ public struct PostgresPrivacyStore: PrivacyStore {
     }
 
     public func request(_ id: UUID) async throws -> PrivacyRequest? {
-        let rows = try await Pooled.rows(client, PrivacySQL.request(id: id), logger: logger)
+        try await request(id, of: nil)
+    }
+
+    public func request(_ id: UUID, of userID: UUID?) async throws -> PrivacyRequest? {
+        let rows = try await Pooled.rows(client, PrivacySQL.request(id: id, userID: userID), logger: logger)
         for (state, requested, started, completed, revoked, pending, counts, outcome) in try rows.decode(
             (String, Date, Date?, Date?, Int32, Int32, String?, String?).self)
         {

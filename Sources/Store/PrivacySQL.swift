@@ -19,11 +19,12 @@ enum PrivacySQL {
         """
     }
 
-    static func request(id: UUID) -> PostgresQuery {
+    /// One request; with `userID`, only if it is that user's (a completed request names no user).
+    static func request(id: UUID, userID: UUID? = nil) -> PostgresQuery {
         """
         SELECT state, requested_at, started_at, completed_at, connectors_revoked, revocations_pending,
                rows_deleted::text, outcome
-        FROM privacy_requests WHERE id = \(id)
+        FROM privacy_requests WHERE id = \(id) AND (\(userID)::uuid IS NULL OR user_id = \(userID))
         """
     }
 
@@ -74,7 +75,7 @@ enum PrivacySQL {
             'preferences', (SELECT to_jsonb(p) - 'urgency_ciphertext' - 'user_id'
                                    || jsonb_build_object('urgency_preferences_sealed', p.urgency_ciphertext IS NOT NULL)
                             FROM preferences p WHERE p.user_id = \(userID)),
-            'devices', (SELECT coalesce(jsonb_agg(to_jsonb(d) - 'apns_token_ciphertext' - 'token_key' - 'user_id' ORDER BY d.created_at), '[]')
+            'devices', (SELECT coalesce(jsonb_agg(to_jsonb(d) - 'apns_token_ciphertext' - 'token_key' - 'device_ref' - 'user_id' ORDER BY d.created_at), '[]')
                         FROM devices d WHERE d.user_id = \(userID)),
             'connectors', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', c.id, 'provider', c.provider, 'scopes', c.scopes,
                                           'status', c.status, 'created_at', c.created_at, 'revoked_at', c.revoked_at,

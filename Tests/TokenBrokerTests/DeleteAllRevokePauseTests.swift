@@ -45,6 +45,7 @@ import Testing
         }
         func openDeleteAll(userID: UUID) async throws -> (request: UUID, created: Bool) { throw Unused() }
         func request(_ id: UUID) async throws -> PrivacyRequest? { throw Unused() }
+        func request(_ id: UUID, of userID: UUID?) async throws -> PrivacyRequest? { throw Unused() }
         func revocationSettled(request: UUID) async throws { throw Unused() }
         func parkedRevocations() async throws -> [(connector: UUID, request: UUID, parkedAt: Date)] { throw Unused() }
     }

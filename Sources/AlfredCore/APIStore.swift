@@ -1,0 +1,80 @@
+import Foundation
+
+/// What `alfred api` keeps: users by their (hashed) Apple account, sessions with single-use refresh
+/// tokens, devices by the app's (hashed) device id, and preferences. `PostgresAPIStore` is the real one.
+public protocol APIStore: Sendable {
+    /// Finds the user with this Apple account hash, or creates one, and opens a session for it.
+    func signIn(appleSubjectHash: String, session: NewSession) async throws -> (userID: UUID, created: Bool)
+
+    /// Replaces a session's refresh token (single use). A token that was already used ends its session.
+    func refresh(_ refreshHash: [UInt8], replacement: [UInt8], expiresAt: Date) async throws -> RefreshOutcome
+
+    /// True while the session exists, belongs to the user and is not revoked.
+    func sessionIsActive(_ sessionID: UUID, userID: UUID) async throws -> Bool
+
+    /// Ends the session (logout).
+    func endSession(_ sessionID: UUID, userID: UUID) async throws
+
+    /// Registers or updates the user's device (by its hashed app device id). A device that had the
+    /// same APNs token under another device id is replaced.
+    func registerDevice(userID: UUID, deviceRef: String, tokenKey: String, tokenSealed: [UInt8], environment: String) async throws
+
+    /// Removes one of the user's devices; false when the user has no such device.
+    func unregisterDevice(userID: UUID, deviceRef: String) async throws -> Bool
+
+    /// The user's preferences (the defaults when none were saved).
+    func preferences(userID: UUID) async throws -> UserPreferences
+
+    /// Saves the user's preferences and, in the same transaction, moves what is already queued:
+    /// every queued job of `reminderKind` by the change in lead time, and the queued job with
+    /// `briefKey` to `briefDue` (when given). Returns the preferences that were replaced.
+    func updatePreferences(_ preferences: UserPreferences, userID: UUID, reminderKind: String,
+                           brief: (key: String, due: Date)?) async throws -> UserPreferences
+}
+
+/// A session about to be opened.
+public struct NewSession: Sendable {
+    public let id: UUID
+    public let refreshHash: [UInt8]
+    public let expiresAt: Date
+    public init(id: UUID, refreshHash: [UInt8], expiresAt: Date) {
+        self.id = id; self.refreshHash = refreshHash; self.expiresAt = expiresAt
+    }
+}
+
+public enum RefreshOutcome: Sendable, Equatable {
+    /// The token was current: it is now used, and its successor is the session's token.
+    case rotated(sessionID: UUID, userID: UUID)
+    /// The token was already used: the session it belonged to is now revoked.
+    case reused
+    /// Unknown, expired, or of a revoked session.
+    case invalid
+}
+
+/// A user's preferences as the API and the assistant read them (RFC §7.4, plus the time zone).
+public struct UserPreferences: Sendable, Equatable {
+    public var meetingReminderMinutes: Int
+    /// `HH:MM`.
+    public var morningBriefLocalTime: String
+    /// `HH:MM`, both set or both nil.
+    public var quietHoursStart: String?
+    public var quietHoursEnd: String?
+    public var highRiskRequiresConfirm: Bool
+    /// An IANA name.
+    public var timeZone: String
+
+    public init(meetingReminderMinutes: Int, morningBriefLocalTime: String, quietHoursStart: String?, quietHoursEnd: String?,
+                highRiskRequiresConfirm: Bool, timeZone: String) {
+        self.meetingReminderMinutes = meetingReminderMinutes
+        self.morningBriefLocalTime = morningBriefLocalTime
+        self.quietHoursStart = quietHoursStart
+        self.quietHoursEnd = quietHoursEnd
+        self.highRiskRequiresConfirm = highRiskRequiresConfirm
+        self.timeZone = timeZone
+    }
+
+    /// The RFC's defaults (and the table's).
+    public static let defaults = UserPreferences(meetingReminderMinutes: 15, morningBriefLocalTime: "08:00",
+                                                 quietHoursStart: "22:00", quietHoursEnd: "07:00",
+                                                 highRiskRequiresConfirm: true, timeZone: "UTC")
+}

@@ -1,0 +1,101 @@
+import AlfredCore
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// `APIStore` on PostgreSQL (role `alfred_api`).
+public struct PostgresAPIStore: APIStore {
+    let client: PostgresClient
+    let logger: Logger
+    let horizon: Double
+
+    public init(client: PostgresClient, logger: Logger, configuration: PostgresJobStore.Configuration = .init()) {
+        self.client = client
+        self.logger = logger
+        self.horizon = configuration.notifyHorizon.seconds
+    }
+
+    public func signIn(appleSubjectHash: String, session: NewSession) async throws -> (userID: UUID, created: Bool) {
+        // Two first sign-ins of one account at the same moment: the one that lost the insert finds
+        // the user on its second try.
+        for _ in 0..<2 {
+            let rows = try await Pooled.rows(client, APISQL.signIn(
+                subjectHash: appleSubjectHash, newUserID: UUID(), session: session.id,
+                refreshHash: ByteBuffer(bytes: session.refreshHash), expiresAt: session.expiresAt), logger: logger)
+            if let (user, created) = try rows.decode((UUID, Bool).self).first { return (user, created) }
+        }
+        throw PostgresAPIStoreError(description: "sign-in found no user and could not create one")
+    }
+
+    public func refresh(_ refreshHash: [UInt8], replacement: [UInt8], expiresAt: Date) async throws -> RefreshOutcome {
+        let rows = try await Pooled.rows(client, APISQL.refresh(
+            old: ByteBuffer(bytes: refreshHash), new: ByteBuffer(bytes: replacement), expiresAt: expiresAt), logger: logger)
+        for (outcome, session, user) in try rows.decode((String, UUID, UUID?).self) {
+            if outcome == "rotated", let user { return .rotated(sessionID: session, userID: user) }
+            if outcome == "reused" { return .reused }
+        }
+        return .invalid
+    }
+
+    public func sessionIsActive(_ sessionID: UUID, userID: UUID) async throws -> Bool {
+        try await !Pooled.rows(client, APISQL.sessionIsActive(id: sessionID, userID: userID), logger: logger).isEmpty
+    }
+
+    public func endSession(_ sessionID: UUID, userID: UUID) async throws {
+        _ = try await Pooled.rows(client, APISQL.endSession(id: sessionID, userID: userID), logger: logger)
+    }
+
+    public func registerDevice(userID: UUID, deviceRef: String, tokenKey: String, tokenSealed: [UInt8],
+                               environment: String) async throws {
+        let logger = self.logger
+        try await Pooled.transaction(client, logger: logger) { connection in
+            _ = try await connection.query(APISQL.dropOtherDevicesWithToken(userID: userID, tokenKey: tokenKey, deviceRef: deviceRef),
+                                           logger: logger)
+            _ = try await connection.query(APISQL.upsertDevice(
+                id: UUID(), userID: userID, deviceRef: deviceRef, tokenKey: tokenKey, sealed: ByteBuffer(bytes: tokenSealed),
+                environment: environment), logger: logger)
+        }
+    }
+
+    public func unregisterDevice(userID: UUID, deviceRef: String) async throws -> Bool {
+        try await !Pooled.rows(client, APISQL.deleteDevice(userID: userID, deviceRef: deviceRef), logger: logger).isEmpty
+    }
+
+    public func preferences(userID: UUID) async throws -> UserPreferences {
+        try Self.preferences(from: await Pooled.rows(client, APISQL.preferences(userID: userID), logger: logger))
+    }
+
+    public func updatePreferences(_ preferences: UserPreferences, userID: UUID, reminderKind: String,
+                                  brief: (key: String, due: Date)?) async throws -> UserPreferences {
+        let (logger, horizon) = (self.logger, self.horizon)
+        return try await Pooled.transaction(client, logger: logger) { connection in
+            let old = try Self.preferences(from: await connection.query(APISQL.preferences(userID: userID, forUpdate: true),
+                                                                        logger: logger).collect())
+            _ = try await connection.query(APISQL.savePreferences(userID: userID, APISQL.SavedPreferences(
+                minutes: Int32(preferences.meetingReminderMinutes), brief: preferences.morningBriefLocalTime,
+                quietStart: preferences.quietHoursStart, quietEnd: preferences.quietHoursEnd,
+                highRisk: preferences.highRiskRequiresConfirm, timeZone: preferences.timeZone)), logger: logger)
+            let longer = preferences.meetingReminderMinutes - old.meetingReminderMinutes
+            if longer != 0 {
+                _ = try await connection.query(JobSQL.shiftQueued(userID: userID, kind: reminderKind,
+                                                                  earlierBySeconds: Double(longer * 60), horizon: horizon),
+                                               logger: logger).collect()
+            }
+            if let brief {
+                _ = try await connection.query(JobSQL.reschedule(uniqueKey: brief.key, to: brief.due, horizon: horizon),
+                                               logger: logger).collect()
+            }
+            return old
+        }
+    }
+
+    static func preferences(from rows: [PostgresRow]) throws -> UserPreferences {
+        guard let (minutes, brief, start, end, highRisk, zone) = try rows.decode((Int32, String, String?, String?, Bool, String).self).first
+        else { return .defaults }
+        return UserPreferences(meetingReminderMinutes: Int(minutes), morningBriefLocalTime: brief, quietHoursStart: start,
+                               quietHoursEnd: end, highRiskRequiresConfirm: highRisk, timeZone: zone)
+    }
+}
+
+struct PostgresAPIStoreError: Error, CustomStringConvertible { let description: String }
