@@ -23,6 +23,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird.git", from: "2.1.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(name: "AlfredCore"),
@@ -119,6 +123,22 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
         ]),
+        // The app's HTTP API: server generated from Sources/API/openapi.yaml (the contract).
+        .target(name: "API", dependencies: [
+            "AlfredCore", "Assistant", "Privacy", "Store",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Yams", package: "Yams"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ], resources: [.copy("openapi.yaml")],
+        plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]),
         .target(name: "AlfredTesting", dependencies: [
             "AlfredCore", "Store",
             .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -126,7 +146,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "alfred", dependencies: [
-            "AlfredCore", "Store", "JobQueue", "Telemetry", "AlfredTesting", "KeyService", "StandIns", "TokenBroker",
+            "AlfredCore", "Store", "JobQueue", "Telemetry", "AlfredTesting", "KeyService", "StandIns", "TokenBroker", "API",
             "GoogleAPI", "Urgency", "Assistant", "APNs", "Privacy",
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -68,6 +68,13 @@ extension MetricName {
     public static let urgentFeedback = "alfred_urgent_feedback_total"
     /// Delete-all completion time, request to final audit record (issue #6). No labels.
     public static let deleteAllDuration = "alfred_delete_all_duration_seconds"
+    /// API requests answered (issue #15). Labels `route` (the route pattern, or `unmatched`),
+    /// `method`, `status_class` (2xx|3xx|4xx|5xx).
+    public static let apiRequests = "alfred_api_requests_total"
+    /// API request handling time, request head to response. Labels `route`, `method`.
+    public static let apiRequestDuration = "alfred_api_request_duration_seconds"
+    /// Sign-ins and refreshes by outcome. Label `result` (signed_in|created|refreshed|reused|refused|...).
+    public static let apiSessions = "alfred_api_sessions_total"
 }
 
 extension MetricName {
@@ -110,5 +117,8 @@ extension MetricName {
         apnsProviderTokenMints: "APNs provider tokens minted by the broker, by trigger.",
         urgentFeedback: "User verdicts on urgent-mail alerts, by verdict.",
         deleteAllDuration: "Delete-all completion time, request to final audit record.",
+        apiRequests: "API requests answered, by route pattern, method and status class.",
+        apiRequestDuration: "API request handling time, by route pattern and method.",
+        apiSessions: "API sign-ins and refreshes, by outcome.",
     ]
 }

@@ -108,6 +108,8 @@ public protocol PrivacyStore: Sendable {
     func revocationSettled(request: UUID) async throws
     /// Grants a delete-all could not revoke yet, oldest first.
     func parkedRevocations() async throws -> [(connector: UUID, request: UUID, parkedAt: Date)]
+    /// Everything stored about the user, as one JSON object (secrets stay sealed and are left out).
+    func export(userID: UUID) async throws -> String
 }
 
 /// What a connector's revocation came to.

@@ -90,7 +90,6 @@ struct UserSettings: Sendable {
     /// The next brief: the user's local brief time, moved to the end of quiet hours if it falls
     /// inside them (the brief waits; it is not urgent).
     func nextBrief(after date: Date) -> Date {
-        let at = schedule.nextOccurrence(of: briefTime, after: date)
-        return quietHours?.end(after: at, in: schedule) ?? at
+        BriefSchedule.next(after: date, in: schedule, at: briefTime, quietHours: quietHours)
     }
 }

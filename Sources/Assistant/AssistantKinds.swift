@@ -23,6 +23,19 @@ public enum AssistantKind {
     public static let all = [calendarSync, meetingReminder, morningBrief, mailCheck, plan]
 
     static func uniqueKey(_ kind: JobKind, user: UUID) -> String { "\(kind.name):\(user.uuidString.lowercased())" }
+
+    /// The unique key of the user's recurring morning brief (the API moves it when preferences change).
+    public static func briefKey(user: UUID) -> String { uniqueKey(morningBrief, user: user) }
+}
+
+/// When a morning brief is due: the user's local brief time, moved to the end of quiet hours if it
+/// falls inside them (the brief waits; it is not urgent). One rule for the brief job, the planner and
+/// the API (which moves the queued brief when preferences change).
+public enum BriefSchedule {
+    public static func next(after date: Date, in schedule: LocalSchedule, at time: LocalTime, quietHours: QuietHours?) -> Date {
+        let at = schedule.nextOccurrence(of: time, after: date)
+        return quietHours?.end(after: at, in: schedule) ?? at
+    }
 }
 
 /// A job payload sealed with the host data key. In the row it is JSON `{"sealed":"<base64>"}` so the

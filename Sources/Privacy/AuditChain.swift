@@ -115,7 +115,9 @@ public struct AuditPage: Sendable, Encodable {
     public struct Item: Sendable, Encodable {
         public let id: String
         public let seq: Int64
+        /// `createdAt` as ISO 8601 (what is encoded).
         public let timestamp: String
+        public let createdAt: Date
         public let eventType: String
         public let connector: String?
         public let result: String
@@ -158,7 +160,7 @@ public struct AuditPage: Sendable, Encodable {
         let shown = entries.prefix(limit)
         let items = shown.map { entry in
             Item(id: "ae_" + entry.id.uuidString.lowercased(), seq: entry.seq,
-                 timestamp: entry.createdAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
+                 timestamp: entry.createdAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)), createdAt: entry.createdAt,
                  eventType: entry.eventType, connector: entry.connector, result: entry.result,
                  metadata: (try? JSONDecoder().decode([String: AuditMetadataValue].self, from: Data(entry.metadataJSON.utf8))) ?? [:])
         }

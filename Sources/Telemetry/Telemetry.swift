@@ -27,6 +27,11 @@ public enum Telemetry {
             ms(5), ms(10), ms(25), ms(50), ms(100), ms(250), ms(500), ms(1000), ms(2500), ms(5000), ms(10_000),
         ]
         factory.durationHistogramBuckets[MetricName.deleteAllDuration] = [1, 5, 10, 30, 60, 300, 3600, 6 * 3600, 24 * 3600].map { ms($0 * 1000) }
+        // The API's latency objective reads the 250 ms bound; 10 ms is the benchmark's aim for reads.
+        factory.durationHistogramBuckets[MetricName.apiRequestDuration] = [
+            .microseconds(1000), .microseconds(2500), ms(5), ms(10), ms(25), ms(50), ms(100), ms(250), ms(500), ms(1000),
+            ms(2500), ms(5000),
+        ]
         return factory
     }
 

@@ -9,7 +9,7 @@ struct Alfred: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "alfred",
         abstract: "Alfred's worker service: a durable Postgres job queue and the workers that run it.",
-        subcommands: [DevCommand.self, MigrateCommand.self, WorkerCommand.self, JobsCommand.self, AttestationCommand.self, KeysCommand.self, BrokerCommand.self, SandboxCommand.self, UrgencyCommand.self, PrivacyCommand.self, AuditCommand.self])
+        subcommands: [DevCommand.self, MigrateCommand.self, APICommand.self, WorkerCommand.self, JobsCommand.self, AttestationCommand.self, KeysCommand.self, BrokerCommand.self, SandboxCommand.self, UrgencyCommand.self, PrivacyCommand.self, AuditCommand.self])
 
     static func main() async {
         // Output for people and scripts is line-buffered even into a pipe, so nothing is lost on Ctrl-C.

@@ -1,0 +1,286 @@
+import AlfredCore
+import Assistant
+import Foundation
+import Logging
+import Metrics
+import OpenAPIRuntime
+import Privacy
+
+/// The operations of `openapi.yaml`. The generated server decodes requests (types, required fields,
+/// enums, no unknown fields); the ranges, lengths and patterns of the contract are checked here, each
+/// failure naming its field. Handlers answer success; every failure is a thrown `APIError`.
+struct APIHandler: APIProtocol {
+    struct Dependencies: Sendable {
+        let store: any APIStore
+        let privacy: any PrivacyStore
+        let audit: any AuditStore
+        let jobs: any JobStore
+        let sealer: HostSealer
+        let tokens: SessionTokens
+        let apple: AppleIdentityVerifier
+        let appleKeys: @Sendable (String) async throws -> AppleIdentityVerifier.PublicKey?
+        let now: @Sendable () -> Date
+        let logger: Logger
+    }
+
+    let deps: Dependencies
+
+    // MARK: Sessions
+
+    func createSession(_ input: Operations.CreateSession.Input) async throws -> Operations.CreateSession.Output {
+        guard case .json(let request) = input.body else { throw APIError.invalidJSON("the body must be JSON") }
+        try Check.length(request.appleIdentityToken, "apple_identity_token", 1...8192)
+        try Check.deviceID(request.deviceId, "device_id")
+        if let nonce = request.nonce { try Check.length(nonce, "nonce", 1...256) }
+        let token = request.appleIdentityToken
+        let key: AppleIdentityVerifier.PublicKey?
+        do {
+            key = try await AppleIdentityVerifier.keyID(of: token).asyncMap(deps.appleKeys) ?? nil
+        } catch {
+            deps.logger.warning("Apple's keys are unavailable", metadata: ["alfred.error": "\(type(of: error))"])
+            throw APIError.unavailable("Apple's signing keys cannot be fetched right now; try again shortly", retryAfter: 5)
+        }
+        let subject: String
+        do {
+            subject = try deps.apple.verify(token, key: key, rawNonce: request.nonce, now: deps.now())
+        } catch {
+            Self.sessions("refused_\(error.reason.rawValue)").increment()
+            throw APIError.invalidToken(error.description)
+        }
+        let (refresh, refreshHash) = SessionTokens.newRefreshToken()
+        let opened = NewSession(id: UUID(), refreshHash: refreshHash,
+                                expiresAt: deps.now().addingTimeInterval(deps.tokens.refreshLifetime.seconds))
+        let (userID, created) = try await deps.store.signIn(appleSubjectHash: deps.sealer.keyedHash("apple-subject", subject),
+                                                            session: opened)
+        Self.sessions(created ? "created" : "signed_in").increment()
+        try? await deps.audit.record(AuditEvent(userID: userID, type: "SIGN_IN", result: "SUCCESS",
+                                                metadata: ["new_account": created ? "true" : "false"]))
+        return .ok(.init(body: .json(session(userID: userID, sessionID: opened.id, refresh: refresh))))
+    }
+
+    func refreshSession(_ input: Operations.RefreshSession.Input) async throws -> Operations.RefreshSession.Output {
+        guard case .json(let request) = input.body else { throw APIError.invalidJSON("the body must be JSON") }
+        try Check.length(request.refreshToken, "refresh_token", 1...256)
+        let (refresh, refreshHash) = SessionTokens.newRefreshToken()
+        let outcome = try await deps.store.refresh(SessionTokens.hash(request.refreshToken), replacement: refreshHash,
+                                                   expiresAt: deps.now().addingTimeInterval(deps.tokens.refreshLifetime.seconds))
+        switch outcome {
+        case .rotated(let sessionID, let userID):
+            Self.sessions("refreshed").increment()
+            return .ok(.init(body: .json(session(userID: userID, sessionID: sessionID, refresh: refresh))))
+        case .reused:
+            Self.sessions("refresh_reused").increment()
+            deps.logger.warning("a used refresh token was presented again; its session is revoked")
+            throw APIError.invalidToken("the refresh token was already used; the session has ended, sign in again")
+        case .invalid:
+            Self.sessions("refresh_refused").increment()
+            throw APIError.invalidToken("the refresh token is not valid (unknown, expired, or its session ended)")
+        }
+    }
+
+    func logout(_ input: Operations.Logout.Input) async throws -> Operations.Logout.Output {
+        let caller = try Caller.required
+        try await deps.store.endSession(caller.sessionID, userID: caller.userID)
+        return .ok(Self.ok)
+    }
+
+    private func session(userID: UUID, sessionID: UUID, refresh: String) -> Components.Schemas.Session {
+        Components.Schemas.Session(
+            accessToken: deps.tokens.accessToken(for: .init(userID: userID, sessionID: sessionID), now: deps.now()),
+            refreshToken: refresh, expiresIn: Int(deps.tokens.accessLifetime.seconds), tokenType: .bearer)
+    }
+
+    // MARK: Devices
+
+    func registerDevice(_ input: Operations.RegisterDevice.Input) async throws -> Operations.RegisterDevice.Output {
+        let caller = try Caller.required
+        guard case .json(let request) = input.body else { throw APIError.invalidJSON("the body must be JSON") }
+        try Check.deviceID(request.deviceId, "device_id")
+        try Check.length(request.apnsToken, "apns_token", 64...200)
+        guard request.apnsToken.allSatisfy(\.isHexDigit) else { throw APIError.invalidField("apns_token", "must be hexadecimal") }
+        let token = request.apnsToken.lowercased()
+        try await deps.store.registerDevice(
+            userID: caller.userID, deviceRef: deviceRef(caller, request.deviceId), tokenKey: deps.sealer.keyedHash("device", token),
+            tokenSealed: try deps.sealer.seal(Array(token.utf8), purpose: .deviceToken, userID: caller.userID),
+            environment: request.environment.rawValue)
+        return .ok(Self.ok)
+    }
+
+    func unregisterDevice(_ input: Operations.UnregisterDevice.Input) async throws -> Operations.UnregisterDevice.Output {
+        let caller = try Caller.required
+        try Check.deviceID(input.path.deviceId, "device_id")
+        guard try await deps.store.unregisterDevice(userID: caller.userID, deviceRef: deviceRef(caller, input.path.deviceId)) else {
+            throw APIError.notFound("device")
+        }
+        return .ok(Self.ok)
+    }
+
+    /// The app's device id is kept only as a keyed hash, per user.
+    private func deviceRef(_ caller: SessionTokens.Claims, _ deviceID: String) -> String {
+        deps.sealer.keyedHash("device-ref", caller.userID.uuidString.lowercased(), deviceID)
+    }
+
+    // MARK: Preferences
+
+    func getPreferences(_ input: Operations.GetPreferences.Input) async throws -> Operations.GetPreferences.Output {
+        let caller = try Caller.required
+        let p = try await deps.store.preferences(userID: caller.userID)
+        return .ok(.init(body: .json(.init(
+            meetingReminderMinutes: p.meetingReminderMinutes, morningBriefLocalTime: p.morningBriefLocalTime,
+            quietHoursStart: p.quietHoursStart, quietHoursEnd: p.quietHoursEnd, highRiskRequiresConfirm: p.highRiskRequiresConfirm,
+            timeZone: p.timeZone))))
+    }
+
+    func putPreferences(_ input: Operations.PutPreferences.Input) async throws -> Operations.PutPreferences.Output {
+        let caller = try Caller.required
+        guard case .json(let request) = input.body else { throw APIError.invalidJSON("the body must be JSON") }
+        guard (0...1440).contains(request.meetingReminderMinutes) else {
+            throw APIError.invalidField("meeting_reminder_minutes", "must be between 0 and 1440")
+        }
+        let brief = try Check.localTime(request.morningBriefLocalTime, "morning_brief_local_time")
+        let quietStart = try request.quietHoursStart.map { try Check.localTime($0, "quiet_hours_start") }
+        let quietEnd = try request.quietHoursEnd.map { try Check.localTime($0, "quiet_hours_end") }
+        guard (quietStart == nil) == (quietEnd == nil) else {
+            throw APIError.invalidField(quietStart == nil ? "quiet_hours_start" : "quiet_hours_end",
+                                        "quiet hours need both a start and an end (or neither)")
+        }
+        let zoneName: String
+        if let name = request.timeZone {
+            try Check.length(name, "time_zone", 1...64)
+            guard TimeZone(identifier: name) != nil else { throw APIError.invalidField("time_zone", "must be an IANA time zone name") }
+            zoneName = name
+        } else {
+            zoneName = try await deps.store.preferences(userID: caller.userID).timeZone
+        }
+        let preferences = UserPreferences(
+            meetingReminderMinutes: request.meetingReminderMinutes, morningBriefLocalTime: brief.description,
+            quietHoursStart: quietStart?.description, quietHoursEnd: quietEnd?.description,
+            highRiskRequiresConfirm: request.highRiskRequiresConfirm, timeZone: zoneName)
+        // The queued brief moves to the new time at once, as do queued reminders (by the new lead).
+        let quiet = quietStart.flatMap { start in quietEnd.map { QuietHours(start: start, end: $0) } }
+        let due = BriefSchedule.next(after: deps.now(), in: LocalSchedule(timeZone: TimeZone(identifier: zoneName)!), at: brief,
+                                     quietHours: quiet.flatMap { $0.start == $0.end ? nil : $0 })
+        _ = try await deps.store.updatePreferences(preferences, userID: caller.userID, reminderKind: AssistantKind.meetingReminder.name,
+                                                   brief: (AssistantKind.briefKey(user: caller.userID), due))
+        return .ok(Self.ok)
+    }
+
+    // MARK: Audit and privacy
+
+    func listAuditEvents(_ input: Operations.ListAuditEvents.Input) async throws -> Operations.ListAuditEvents.Output {
+        let caller = try Caller.required
+        let limit = input.query.limit ?? 50
+        guard (1...200).contains(limit) else { throw APIError.invalidField("limit", "must be between 1 and 200") }
+        if let cursor = input.query.cursor {
+            try Check.length(cursor, "cursor", 1...64)
+            guard cursor.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else {
+                throw APIError.invalidField("cursor", "must be a next_cursor this endpoint returned")
+            }
+        }
+        let page: AuditPage
+        do {
+            page = try await AuditPage.load(userID: caller.userID, cursor: input.query.cursor, limit: limit, store: deps.audit)
+        } catch is AuditPage.Cursor.Invalid {
+            throw APIError.invalidField("cursor", "must be a next_cursor this endpoint returned")
+        }
+        let items = try page.items.map { item in
+            Components.Schemas.AuditEvent(
+                id: item.id, timestamp: item.createdAt, eventType: item.eventType, connector: item.connector, result: item.result,
+                metadata: .init(additionalProperties: try JSONDecoder().decode(OpenAPIObjectContainer.self,
+                                                                               from: JSONEncoder().encode(item.metadata))))
+        }
+        return .ok(.init(body: .json(.init(items: items, nextCursor: page.nextCursor))))
+    }
+
+    func requestDeleteAll(_ input: Operations.RequestDeleteAll.Input) async throws -> Operations.RequestDeleteAll.Output {
+        let caller = try Caller.required
+        let opened = try await deps.privacy.openDeleteAll(userID: caller.userID)
+        // By unique key: asking again re-enqueues a request whose job was lost, never a second one.
+        _ = try await deps.jobs.enqueue([try PrivacyKind.deleteAllJob(request: opened.request)], onConflict: .keep)
+        let state = try await deps.privacy.request(opened.request, of: caller.userID)?.state ?? .queued
+        return .accepted(.init(body: .json(.init(requestId: opened.request.uuidString.lowercased(), status: Self.state(state)))))
+    }
+
+    func getDeleteAllStatus(_ input: Operations.GetDeleteAllStatus.Input) async throws -> Operations.GetDeleteAllStatus.Output {
+        let caller = try Caller.required
+        guard let id = UUID(uuidString: input.path.requestId) else { throw APIError.invalidField("request_id", "must be a UUID") }
+        guard let request = try await deps.privacy.request(id, of: caller.userID) else { throw APIError.notFound("delete-all request") }
+        return .ok(.init(body: .json(.init(requestId: id.uuidString.lowercased(), status: Self.state(request.state),
+                                           requestedAt: request.requestedAt, startedAt: request.startedAt))))
+    }
+
+    func exportData(_ input: Operations.ExportData.Input) async throws -> Operations.ExportData.Output {
+        let caller = try Caller.required
+        let json = try await deps.privacy.export(userID: caller.userID)
+        let document = try JSONDecoder().decode(OpenAPIObjectContainer.self, from: Data(json.utf8))
+        return .ok(.init(body: .json(.init(additionalProperties: document))))
+    }
+
+    // MARK: Feedback and health
+
+    func urgentFeedback(_ input: Operations.UrgentFeedback.Input) async throws -> Operations.UrgentFeedback.Output {
+        let caller = try Caller.required
+        guard case .json(let request) = input.body else { throw APIError.invalidJSON("the body must be JSON") }
+        try Check.length(request.notificationId, "notification_id", 1...64)
+        guard request.notificationId.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._:-".contains($0)) }) else {
+            throw APIError.invalidField("notification_id", "must be the alert's collapse id")
+        }
+        let payload = UrgentFeedbackHandler.Payload(notification: request.notificationId, verdict: request.verdict.rawValue)
+        var job = NewJob(kind: AssistantKind.urgentFeedback, payload: Array(try JSONEncoder().encode(payload)), userID: caller.userID)
+        // Once per alert: a repeated verdict for the same one is the same job.
+        job.uniqueKey = "\(AssistantKind.urgentFeedback.name):\(caller.userID.uuidString.lowercased()):\(request.notificationId)"
+        _ = try await deps.jobs.enqueue([job], onConflict: .keep)
+        return .accepted(.init(body: .json(.init(ok: true))))
+    }
+
+    func health(_ input: Operations.Health.Input) async throws -> Operations.Health.Output {
+        .ok(.init(body: .json(.init(status: .ok))))
+    }
+
+    // MARK: Helpers
+
+    static let ok = Components.Responses.Ok(body: .json(.init(ok: true)))
+
+    static func state(_ state: PrivacyRequest.State) -> Components.Schemas.DeleteAllState {
+        switch state {
+        case .queued: .queued
+        case .running: .running
+        case .completed: .completed
+        }
+    }
+
+    static func sessions(_ result: String) -> Counter { Counter(label: MetricName.apiSessions, dimensions: [("result", result)]) }
+}
+
+/// The contract's constraints the generated decoder does not check.
+enum Check {
+    static func length(_ value: String, _ field: String, _ range: ClosedRange<Int>) throws(APIError) {
+        guard range.contains(value.count) else {
+            throw APIError.invalidField(field, "must be \(range.lowerBound) to \(range.upperBound) characters")
+        }
+    }
+
+    /// `^[A-Za-z0-9._-]{1,128}$`.
+    static func deviceID(_ value: String, _ field: String) throws(APIError) {
+        try length(value, field, 1...128)
+        guard value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
+            throw APIError.invalidField(field, "must be letters, digits, '.', '_' or '-'")
+        }
+    }
+
+    /// `HH:MM`, 24 hours.
+    static func localTime(_ value: String, _ field: String) throws(APIError) -> LocalTime {
+        let parts = value.split(separator: ":", omittingEmptySubsequences: false)
+        guard value.count == 5, parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let time = LocalTime(hour: Int(parts[0]) ?? -1, minute: Int(parts[1]) ?? -1)
+        else { throw APIError.invalidField(field, "must be a 24-hour time HH:MM") }
+        return time
+    }
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}

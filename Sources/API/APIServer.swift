@@ -1,0 +1,119 @@
+import AlfredCore
+import Assistant
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import OpenAPIHummingbird
+import OpenAPIRuntime
+import ServiceLifecycle
+import Yams
+
+/// `alfred api`: the HTTP API the app talks to, as a Service. Stateless: any number of replicas
+/// behind a load balancer share only the database.
+public struct APIServer: Service {
+    public struct Configuration: Sendable {
+        public var host = "127.0.0.1"
+        public var port = 8080
+        /// The app's bundle id: the `aud` of its Sign in with Apple tokens.
+        public var bundleID: String
+        /// Apple's JWKS (`https://appleid.apple.com/auth/keys`, or the Apple stand-in's).
+        public var appleKeysURL = "https://appleid.apple.com/auth/keys"
+        public var appleIssuer = "https://appleid.apple.com"
+        /// Per user, after authentication.
+        public var userLimit = RateLimitSetting(burst: 60, perSecond: 10)
+        /// Per peer address, before anything else (sign-in and refresh are the ones that matter).
+        public var addressLimit = RateLimitSetting(burst: 120, perSecond: 20)
+        /// Read the client's address from `X-Forwarded-For` (only behind a trusted balancer).
+        public var trustForwardedFor = false
+        public init(bundleID: String) { self.bundleID = bundleID }
+    }
+
+    public struct RateLimitSetting: Sendable {
+        public var burst: Double
+        public var perSecond: Double
+        public init(burst: Double, perSecond: Double) { self.burst = burst; self.perSecond = perSecond }
+    }
+
+    public struct Stores: Sendable {
+        let api: any APIStore
+        let privacy: any PrivacyStore
+        let audit: any AuditStore
+        let jobs: any JobStore
+        public init(api: any APIStore, privacy: any PrivacyStore, audit: any AuditStore, jobs: any JobStore) {
+            self.api = api; self.privacy = privacy; self.audit = audit; self.jobs = jobs
+        }
+    }
+
+    /// Request bodies are at most this many bytes.
+    static let bodyLimit = 16 * 1024
+
+    let application: Application<RouterResponder<APIRequestContext>>
+
+    /// - Parameters:
+    ///   - sealer: the host data key (device tokens sealed at rest, keyed hashes of identifiers).
+    ///   - sessionKey: at least 32 random bytes that sign access tokens.
+    ///   - onListening: called with the bound port (useful with port 0).
+    public init(configuration: Configuration, stores: Stores, sealer: HostSealer, sessionKey: [UInt8], http: HTTPClient,
+                logger: Logger, now: @escaping @Sendable () -> Date = { Date() },
+                onListening: @escaping @Sendable (Int) async -> Void = { _ in }) throws {
+        let tokens = try SessionTokens(keyBytes: sessionKey)
+        let keys = AppleKeyCache(source: JWKSDownload(url: configuration.appleKeysURL, http: http), clock: ContinuousClock())
+        let handler = APIHandler(deps: .init(
+            store: stores.api, privacy: stores.privacy, audit: stores.audit, jobs: stores.jobs, sealer: sealer, tokens: tokens,
+            apple: AppleIdentityVerifier(configuration: .init(audience: configuration.bundleID, issuer: configuration.appleIssuer)),
+            appleKeys: { try await keys.key($0) }, now: now, logger: logger))
+
+        let router = Router(context: APIRequestContext.self)
+        router.add(middleware: RequestMetrics(logger: logger))
+        router.add(middleware: AddressRateLimit(limiter: RateLimiter(.init(burst: configuration.addressLimit.burst,
+                                                                              perSecond: configuration.addressLimit.perSecond)),
+                                                trustForwardedFor: configuration.trustForwardedFor))
+        router.add(middleware: BodyLimit(limit: Self.bodyLimit))
+        let document = try Self.document()
+        router.get("/openapi.json") { _, _ -> Response in
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: document)))
+        }
+        let userLimiter = RateLimiter(.init(burst: configuration.userLimit.burst, perSecond: configuration.userLimit.perSecond))
+        try handler.registerHandlers(on: router, middlewares: [
+            ErrorMapping(logger: logger),
+            Authentication(tokens: tokens, store: stores.api, limiter: userLimiter, now: now),
+        ])
+        application = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
+            logger: logger)
+    }
+
+    public func run() async throws { try await application.runService() }
+
+    /// The contract, as JSON (it is kept as YAML in the repository).
+    static func document() throws -> [UInt8] {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml") else {
+            throw APIServerError("the OpenAPI document is missing from the API module's resources")
+        }
+        let yaml = try Yams.load(yaml: try String(contentsOf: url, encoding: .utf8))
+        return Array(try JSONSerialization.data(withJSONObject: yaml as Any, options: [.sortedKeys]))
+    }
+}
+
+struct APIServerError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Apple's keys over HTTPS.
+struct JWKSDownload: AppleKeySource {
+    let url: String
+    let http: HTTPClient
+
+    func fetchKeys() async throws -> AppleKeySet {
+        let response = try await http.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
+        guard response.status == .ok else { throw AppleKeyError("Apple's key set answered HTTP \(response.status.code)") }
+        return try AppleKeySet(jwks: Array(buffer: try await response.body.collect(upTo: 1 << 20)))
+    }
+}

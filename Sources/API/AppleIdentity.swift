@@ -1,0 +1,169 @@
+import Crypto
+import CryptoExtras
+import Foundation
+
+/// Verifies Sign in with Apple identity tokens (docs/external-apis.md §5): an RS256 JWS signed by
+/// one of Apple's published keys (`kid`), from `https://appleid.apple.com`, for this app's bundle
+/// id, not expired, issued in the past, and bound to the app's nonce when it sent one.
+struct AppleIdentityVerifier: Sendable {
+    typealias PublicKey = _RSA.Signing.PublicKey
+
+    struct Configuration: Sendable {
+        /// The app's bundle id: the only accepted `aud`.
+        var audience: String
+        var issuer = "https://appleid.apple.com"
+        /// Allowed clock difference for `exp` and `iat`.
+        var skew: Duration = .seconds(60)
+    }
+
+    /// Why a token was refused. The description names the check, never the token or its claims.
+    struct Rejection: Error, Equatable, CustomStringConvertible {
+        enum Reason: String, Sendable {
+            case malformed, unsupportedAlgorithm = "unsupported_algorithm", unknownKey = "unknown_key",
+                 badSignature = "bad_signature", wrongIssuer = "wrong_issuer", wrongAudience = "wrong_audience",
+                 expired, issuedInFuture = "issued_in_future", missingSubject = "missing_subject",
+                 nonceMismatch = "nonce_mismatch", nonceMissing = "nonce_missing"
+        }
+        let reason: Reason
+        var description: String {
+            switch reason {
+            case .malformed: "the identity token is not a well-formed JWS"
+            case .unsupportedAlgorithm: "the identity token is not signed with RS256"
+            case .unknownKey: "the identity token is signed with a key Apple does not publish"
+            case .badSignature: "the identity token's signature does not verify"
+            case .wrongIssuer: "the identity token was not issued by Apple"
+            case .wrongAudience: "the identity token is for another app"
+            case .expired: "the identity token has expired"
+            case .issuedInFuture: "the identity token is issued in the future"
+            case .missingSubject: "the identity token names no account"
+            case .nonceMismatch: "the identity token's nonce does not match the request's"
+            case .nonceMissing: "the identity token carries a nonce but the request sent none (or the other way round)"
+            }
+        }
+    }
+
+    let configuration: Configuration
+
+    /// The key id the token names, to look its key up before `verify`.
+    static func keyID(of token: String) -> String? { CompactJWS(token)?.header["kid"] as? String }
+
+    /// The token's Apple account id (`sub`) once every check passed. `key` is Apple's key for the
+    /// token's `kid` (nil: Apple does not publish it); `rawNonce` is what the app sent, whose SHA-256
+    /// hex the token must carry.
+    func verify(_ token: String, key: _RSA.Signing.PublicKey?, rawNonce: String?, now: Date) throws(Rejection) -> String {
+        guard let jws = CompactJWS(token) else { throw Rejection(reason: .malformed) }
+        guard jws.header["alg"] as? String == "RS256" else { throw Rejection(reason: .unsupportedAlgorithm) }
+        guard let key else { throw Rejection(reason: .unknownKey) }
+        let signature = _RSA.Signing.RSASignature(rawRepresentation: jws.signature)
+        guard key.isValidSignature(signature, for: SHA256.hash(data: jws.signingInput), padding: .insecurePKCS1v1_5) else {
+            throw Rejection(reason: .badSignature)
+        }
+        guard jws.string("iss") == configuration.issuer else { throw Rejection(reason: .wrongIssuer) }
+        let audiences = (jws.claims["aud"] as? String).map { [$0] } ?? (jws.claims["aud"] as? [String]) ?? []
+        guard audiences.contains(configuration.audience) else { throw Rejection(reason: .wrongAudience) }
+        let skew = configuration.skew.seconds
+        guard let expires = jws.date("exp"), now.timeIntervalSince(expires) < skew else { throw Rejection(reason: .expired) }
+        guard let issued = jws.date("iat"), issued.timeIntervalSince(now) <= skew else { throw Rejection(reason: .issuedInFuture) }
+        guard let subject = jws.string("sub"), !subject.isEmpty else { throw Rejection(reason: .missingSubject) }
+        switch (rawNonce, jws.string("nonce")) {
+        case (let raw?, let claimed?):
+            let expected = SHA256.hash(data: Data(raw.utf8)).map { String(format: "%02x", $0) }.joined()
+            guard Self.equal(Array(expected.utf8), Array(claimed.utf8)) else { throw Rejection(reason: .nonceMismatch) }
+        case (nil, nil):
+            // Apple says whether this device could put a nonce in; if it could, one is required.
+            if jws.bool("nonce_supported") == true { throw Rejection(reason: .nonceMissing) }
+        default:
+            throw Rejection(reason: .nonceMissing)
+        }
+        return subject
+    }
+
+    /// Constant-time comparison.
+    static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
+
+/// Apple's published keys (a JWKS), by `kid`. Only RSA signing keys are kept.
+struct AppleKeySet: Sendable {
+    let keys: [String: _RSA.Signing.PublicKey]
+
+    init(keys: [String: _RSA.Signing.PublicKey]) { self.keys = keys }
+
+    /// Parses `{"keys": [{"kty": "RSA", "kid", "n", "e", ...}]}`; keys of other types are skipped.
+    init(jwks: [UInt8]) throws {
+        struct Document: Decodable { let keys: [Key] }
+        struct Key: Decodable { let kty: String; let kid: String?; let use: String?; let alg: String?; let n: String?; let e: String? }
+        let document: Document
+        do { document = try JSONDecoder().decode(Document.self, from: Data(jwks)) } catch {
+            throw AppleKeyError("Apple's key set is not a JWKS document")
+        }
+        var keys: [String: _RSA.Signing.PublicKey] = [:]
+        for key in document.keys where key.kty == "RSA" && (key.use ?? "sig") == "sig" && (key.alg ?? "RS256") == "RS256" {
+            guard let kid = key.kid, let n = key.n.flatMap(Base64URL.decode), let e = key.e.flatMap(Base64URL.decode),
+                  let publicKey = try? _RSA.Signing.PublicKey(n: n, e: e)
+            else { continue }
+            keys[kid] = publicKey
+        }
+        self.keys = keys
+    }
+}
+
+struct AppleKeyError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Where Apple's keys come from (`https://appleid.apple.com/auth/keys`, or the Apple stand-in).
+protocol AppleKeySource: Sendable {
+    func fetchKeys() async throws -> AppleKeySet
+}
+
+/// Apple's keys, fetched on first use and kept. A token naming a key not in the set refetches it
+/// (Apple rotates keys), but at most once per `refetchInterval` (failed fetches included), so tokens
+/// with made-up key ids cannot make us hammer Apple; concurrent misses share one fetch. The set is
+/// also refreshed when older than `maxAge`.
+actor AppleKeyCache<C: Clock<Duration>> {
+    private let source: any AppleKeySource
+    private let clock: C
+    private let refetchInterval: Duration
+    private let maxAge: Duration
+    private var current: (keys: AppleKeySet, fetchedAt: C.Instant)?
+    private var lastAttempt: C.Instant?
+    private var inFlight: Task<AppleKeySet, any Error>?
+    /// Fetches made so far (tests read it).
+    private(set) var fetches = 0
+
+    init(source: any AppleKeySource, clock: C, refetchInterval: Duration = .seconds(60), maxAge: Duration = .seconds(24 * 3600)) {
+        self.source = source
+        self.clock = clock
+        self.refetchInterval = refetchInterval
+        self.maxAge = maxAge
+    }
+
+    /// The key with this id, or nil when Apple does not publish it. Throws when Apple's keys cannot
+    /// be had (never fetched, and the last try failed moments ago).
+    func key(_ kid: String) async throws -> _RSA.Signing.PublicKey? {
+        let now = clock.now
+        if let current, current.fetchedAt.duration(to: now) < maxAge, let key = current.keys.keys[kid] { return key }
+        if let lastAttempt, lastAttempt.duration(to: now) < refetchInterval, inFlight == nil {
+            if let current { return current.keys.keys[kid] }
+            throw AppleKeyError("Apple's keys could not be fetched; try again shortly")
+        }
+        return try await refetch().keys[kid]
+    }
+
+    private func refetch() async throws -> AppleKeySet {
+        if let inFlight { return try await inFlight.value }
+        lastAttempt = clock.now
+        fetches += 1
+        let source = self.source
+        let task = Task { try await source.fetchKeys() }
+        inFlight = task
+        defer { inFlight = nil }
+        let keys = try await task.value
+        current = (keys, clock.now)
+        return keys
+    }
+}

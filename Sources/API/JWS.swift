@@ -1,0 +1,58 @@
+import Foundation
+
+/// The three parts of a compact JWS (`header.payload.signature`), decoded but not yet trusted.
+struct CompactJWS {
+    let header: [String: Any]
+    let claims: [String: Any]
+    /// `header.payload` as sent: what the signature covers.
+    let signingInput: [UInt8]
+    let signature: [UInt8]
+
+    init?(_ token: String) {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3,
+              let header = Base64URL.decode(parts[0]).flatMap({ try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }),
+              let claims = Base64URL.decode(parts[1]).flatMap({ try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }),
+              let signature = Base64URL.decode(parts[2])
+        else { return nil }
+        self.header = header
+        self.claims = claims
+        signingInput = Array("\(parts[0]).\(parts[1])".utf8)
+        self.signature = Array(signature)
+    }
+
+    func string(_ claim: String) -> String? { claims[claim] as? String }
+
+    /// A NumericDate claim (seconds since the epoch, integer or fraction).
+    func date(_ claim: String) -> Date? {
+        switch claims[claim] {
+        case let value as Int: Date(timeIntervalSince1970: Double(value))
+        case let value as Double: Date(timeIntervalSince1970: value)
+        case let value as NSNumber: Date(timeIntervalSince1970: value.doubleValue)
+        default: nil
+        }
+    }
+
+    /// A boolean claim (Apple has sent some as the strings "true"/"false").
+    func bool(_ claim: String) -> Bool? {
+        switch claims[claim] {
+        case let value as Bool: value
+        case let value as String: value == "true" ? true : value == "false" ? false : nil
+        default: nil
+        }
+    }
+}
+
+enum Base64URL {
+    static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ text: some StringProtocol) -> Data? {
+        guard text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }), text.allSatisfy(\.isASCII) else { return nil }
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        return Data(base64Encoded: base64)
+    }
+}

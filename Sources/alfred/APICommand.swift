@@ -1,0 +1,90 @@
+import AlfredCore
+import API
+import ArgumentParser
+import Assistant
+import AsyncHTTPClient
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+import Store
+
+/// `alfred api`: the HTTP API the iOS app talks to (sign-in, devices, preferences, audit, privacy,
+/// feedback), on its own database role (`alfred_api`). Stateless; run as many as needed.
+struct APICommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "api",
+        abstract: "Serve the app's HTTP API (RFC §7; the contract is Sources/API/openapi.yaml, served at /openapi.json).")
+
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "Address to listen on.") var host = "127.0.0.1"
+    @Option(help: "Port to listen on (0 picks a free one and prints it).") var port = 8080
+    @Option(help: "The app's bundle id: the audience of its Sign in with Apple tokens (env: ALFRED_BUNDLE_ID).") var bundleID: String?
+    @Option(help: "Apple's key set (env: APPLE_KEYS_URL; default https://appleid.apple.com/auth/keys; the stand-in's for dev).")
+    var appleKeysURL: String?
+    @Option(help: "Host data key file, as the workers' (env: ALFRED_DATA_KEY_FILE): seals device tokens, keys identifier hashes.")
+    var dataKeyFile: String?
+    @Option(help: "Session key file, 32+ random bytes or 64+ hex characters (env: ALFRED_SESSION_KEY_FILE): signs access tokens.")
+    var sessionKeyFile: String?
+    @Flag(help: "Take the client address from X-Forwarded-For (only behind a trusted load balancer).") var trustForwardedFor = false
+    @OptionGroup var metrics: MetricsOption
+
+    func run() async throws {
+        let logger = database.bootstrapLogging()
+        let env = ProcessInfo.processInfo.environment
+        func setting(_ flag: String?, _ key: String, _ fallback: String? = nil) throws -> String {
+            guard let value = flag ?? env[key] ?? fallback, !value.isEmpty else {
+                throw ValidationError("missing \(key): pass the flag or set the environment variable")
+            }
+            return value
+        }
+        let sealer: HostSealer
+        do { sealer = try HostSealer(keyFile: try setting(dataKeyFile, "ALFRED_DATA_KEY_FILE")) } catch let error as HostSealer.OpenError {
+            throw ValidationError(error.description)
+        }
+        let sessionKey = try Self.readKey(try setting(sessionKeyFile, "ALFRED_SESSION_KEY_FILE"))
+        var configuration = APIServer.Configuration(bundleID: try setting(bundleID, "ALFRED_BUNDLE_ID"))
+        configuration.host = host
+        configuration.port = port
+        configuration.appleKeysURL = try setting(appleKeysURL, "APPLE_KEYS_URL", configuration.appleKeysURL)
+        configuration.trustForwardedFor = trustForwardedFor
+
+        let listenHost = host
+        let endpoint = metrics.endpoint(logger: logger)
+        var poolLogger = logger
+        poolLogger.logLevel = max(logger.logLevel, .warning)
+        let pool = PostgresClient(configuration: try database.database().clientConfiguration(maxConnections: 16), backgroundLogger: poolLogger)
+        let jobs = PostgresJobStore(client: pool, logger: logger)
+        let server = try APIServer(
+            configuration: configuration,
+            stores: .init(api: PostgresAPIStore(client: pool, logger: logger), privacy: PostgresPrivacyStore(client: pool, logger: logger),
+                          audit: PostgresAuditStore(client: pool, logger: logger), jobs: jobs),
+            sealer: sealer, sessionKey: sessionKey, http: HTTPClient.shared, logger: logger,
+            onListening: { port in
+                // Printed for scripts and tests that start the API on port 0.
+                FileHandle.standardOutput.write(Data("alfred api listening on http://\(listenHost):\(port)\n".utf8))
+            })
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: pool), .init(service: server)] + (endpoint.map { [.init(service: $0)] } ?? []),
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+
+    /// 32 or more raw bytes, or 64 or more hex characters.
+    static func readKey(_ path: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read the session key file \(path)") }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.count >= 64, text.count % 2 == 0, text.allSatisfy(\.isHexDigit) {
+            var bytes: [UInt8] = []
+            var index = text.startIndex
+            while index < text.endIndex {
+                let next = text.index(index, offsetBy: 2)
+                bytes.append(UInt8(text[index..<next], radix: 16)!)
+                index = next
+            }
+            return bytes
+        }
+        guard data.count >= 32 else { throw ValidationError("the session key file \(path) must hold 32+ bytes or 64+ hex characters") }
+        return Array(data)
+    }
+}
