@@ -21,6 +21,7 @@ struct APIHandler: APIProtocol {
         let appleKeys: @Sendable (String) async throws -> AppleIdentityVerifier.PublicKey?
         let now: @Sendable () -> Date
         let logger: Logger
+        let metrics: any MetricsFactory
     }
 
     let deps: Dependencies
@@ -44,7 +45,7 @@ struct APIHandler: APIProtocol {
         do {
             subject = try deps.apple.verify(token, key: key, rawNonce: request.nonce, now: deps.now())
         } catch {
-            Self.sessions("refused_\(error.reason.rawValue)").increment()
+            sessions("refused_\(error.reason.rawValue)").increment()
             throw APIError.invalidToken(error.description)
         }
         let (refresh, refreshHash) = SessionTokens.newRefreshToken()
@@ -52,7 +53,7 @@ struct APIHandler: APIProtocol {
                                 expiresAt: deps.now().addingTimeInterval(deps.tokens.refreshLifetime.seconds))
         let (userID, created) = try await deps.store.signIn(appleSubjectHash: deps.sealer.keyedHash("apple-subject", subject),
                                                             session: opened)
-        Self.sessions(created ? "created" : "signed_in").increment()
+        sessions(created ? "created" : "signed_in").increment()
         try? await deps.audit.record(AuditEvent(userID: userID, type: "SIGN_IN", result: "SUCCESS",
                                                 metadata: ["new_account": created ? "true" : "false"]))
         return .ok(.init(body: .json(session(userID: userID, sessionID: opened.id, refresh: refresh))))
@@ -66,14 +67,14 @@ struct APIHandler: APIProtocol {
                                                    expiresAt: deps.now().addingTimeInterval(deps.tokens.refreshLifetime.seconds))
         switch outcome {
         case .rotated(let sessionID, let userID):
-            Self.sessions("refreshed").increment()
+            sessions("refreshed").increment()
             return .ok(.init(body: .json(session(userID: userID, sessionID: sessionID, refresh: refresh))))
         case .reused:
-            Self.sessions("refresh_reused").increment()
+            sessions("refresh_reused").increment()
             deps.logger.warning("a used refresh token was presented again; its session is revoked")
             throw APIError.invalidToken("the refresh token was already used; the session has ended, sign in again")
         case .invalid:
-            Self.sessions("refresh_refused").increment()
+            sessions("refresh_refused").increment()
             throw APIError.invalidToken("the refresh token is not valid (unknown, expired, or its session ended)")
         }
     }
@@ -145,10 +146,10 @@ struct APIHandler: APIProtocol {
                                         "quiet hours need both a start and an end (or neither)")
         }
         let zoneName: String
-        if let name = request.timeZone {
-            try Check.length(name, "time_zone", 1...64)
-            guard TimeZone(identifier: name) != nil else { throw APIError.invalidField("time_zone", "must be an IANA time zone name") }
-            zoneName = name
+        if let zone = request.timeZone {
+            // The contract lists the zones; one this machine's Foundation does not know is refused too.
+            guard TimeZone(identifier: zone.rawValue) != nil else { throw APIError.invalidField("time_zone", "must be an IANA time zone name") }
+            zoneName = zone.rawValue
         } else {
             zoneName = try await deps.store.preferences(userID: caller.userID).timeZone
         }
@@ -171,25 +172,23 @@ struct APIHandler: APIProtocol {
         let caller = try Caller.required
         let limit = input.query.limit ?? 50
         guard (1...200).contains(limit) else { throw APIError.invalidField("limit", "must be between 1 and 200") }
+        var after: Int64 = 0
         if let cursor = input.query.cursor {
-            try Check.length(cursor, "cursor", 1...64)
-            guard cursor.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else {
+            guard cursor.count <= 18, cursor.allSatisfy({ $0.isASCII && $0.isNumber }), let seq = Int64(cursor) else {
                 throw APIError.invalidField("cursor", "must be a next_cursor this endpoint returned")
             }
+            after = seq
         }
-        let page: AuditPage
-        do {
-            page = try await AuditPage.load(userID: caller.userID, cursor: input.query.cursor, limit: limit, store: deps.audit)
-        } catch is AuditPage.Cursor.Invalid {
-            throw APIError.invalidField("cursor", "must be a next_cursor this endpoint returned")
-        }
+        let page = try await AuditPage.load(userID: caller.userID, afterSeq: after, limit: limit, store: deps.audit)
         let items = try page.items.map { item in
             Components.Schemas.AuditEvent(
                 id: item.id, timestamp: item.createdAt, eventType: item.eventType, connector: item.connector, result: item.result,
                 metadata: .init(additionalProperties: try JSONDecoder().decode(OpenAPIObjectContainer.self,
                                                                                from: JSONEncoder().encode(item.metadata))))
         }
-        return .ok(.init(body: .json(.init(items: items, nextCursor: page.nextCursor))))
+        // The cursor is the last event shown (its position in the user's trail).
+        let next = page.nextCursor == nil ? nil : page.items.last.map { String($0.seq) }
+        return .ok(.init(body: .json(.init(items: items, nextCursor: next))))
     }
 
     func requestDeleteAll(_ input: Operations.RequestDeleteAll.Input) async throws -> Operations.RequestDeleteAll.Output {
@@ -249,7 +248,9 @@ struct APIHandler: APIProtocol {
         }
     }
 
-    static func sessions(_ result: String) -> Counter { Counter(label: MetricName.apiSessions, dimensions: [("result", result)]) }
+    func sessions(_ result: String) -> Counter {
+        Counter(label: MetricName.apiSessions, dimensions: [("result", result)], factory: deps.metrics)
+    }
 }
 
 /// The contract's constraints the generated decoder does not check.

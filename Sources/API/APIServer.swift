@@ -4,6 +4,7 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import Logging
+import Metrics
 import NIOCore
 import OpenAPIHummingbird
 import OpenAPIRuntime
@@ -56,22 +57,22 @@ public struct APIServer: Service {
     ///   - sessionKey: at least 32 random bytes that sign access tokens.
     ///   - onListening: called with the bound port (useful with port 0).
     public init(configuration: Configuration, stores: Stores, sealer: HostSealer, sessionKey: [UInt8], http: HTTPClient,
-                logger: Logger, now: @escaping @Sendable () -> Date = { Date() },
+                logger: Logger, now: @escaping @Sendable () -> Date = { Date() }, metrics: any MetricsFactory = MetricsSystem.factory,
                 onListening: @escaping @Sendable (Int) async -> Void = { _ in }) throws {
         let tokens = try SessionTokens(keyBytes: sessionKey)
         let keys = AppleKeyCache(source: JWKSDownload(url: configuration.appleKeysURL, http: http), clock: ContinuousClock())
         let handler = APIHandler(deps: .init(
             store: stores.api, privacy: stores.privacy, audit: stores.audit, jobs: stores.jobs, sealer: sealer, tokens: tokens,
             apple: AppleIdentityVerifier(configuration: .init(audience: configuration.bundleID, issuer: configuration.appleIssuer)),
-            appleKeys: { try await keys.key($0) }, now: now, logger: logger))
+            appleKeys: { try await keys.key($0) }, now: now, logger: logger, metrics: metrics))
 
+        let document = try Self.document()
         let router = Router(context: APIRequestContext.self)
-        router.add(middleware: RequestMetrics(logger: logger))
+        router.add(middleware: RequestMetrics(logger: logger, factory: metrics, routes: try RouteTable(openAPI: document)))
         router.add(middleware: AddressRateLimit(limiter: RateLimiter(.init(burst: configuration.addressLimit.burst,
                                                                               perSecond: configuration.addressLimit.perSecond)),
                                                 trustForwardedFor: configuration.trustForwardedFor))
         router.add(middleware: BodyLimit(limit: Self.bodyLimit))
-        let document = try Self.document()
         router.get("/openapi.json") { _, _ -> Response in
             var headers = HTTPFields()
             headers[.contentType] = "application/json; charset=utf-8"
@@ -81,6 +82,7 @@ public struct APIServer: Service {
         try handler.registerHandlers(on: router, middlewares: [
             ErrorMapping(logger: logger),
             Authentication(tokens: tokens, store: stores.api, limiter: userLimiter, now: now),
+            NoNulls(),
         ])
         application = Application(
             router: router,
@@ -115,5 +117,33 @@ struct JWKSDownload: AppleKeySource {
         let response = try await http.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
         guard response.status == .ok else { throw AppleKeyError("Apple's key set answered HTTP \(response.status.code)") }
         return try AppleKeySet(jwks: Array(buffer: try await response.body.collect(upTo: 1 << 20)))
+    }
+}
+
+/// The contract's paths and their methods, to answer a method a path does not serve with 405 and
+/// `Allow` (Hummingbird's router says 404 for both an unknown path and an unknown method).
+struct RouteTable: Sendable {
+    private let templates: [(segments: [String], methods: [String])]
+
+    init(openAPI document: [UInt8]) throws {
+        guard let json = try JSONSerialization.jsonObject(with: Data(document)) as? [String: Any],
+              let paths = json["paths"] as? [String: [String: Any]]
+        else { throw APIServerError("the OpenAPI document has no paths") }
+        let verbs: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options", "trace"]
+        templates = paths.map { path, item in
+            (path.split(separator: "/").map(String.init), item.keys.filter(verbs.contains).map { $0.uppercased() }.sorted())
+        } + [(["openapi.json"], ["GET"])]
+    }
+
+    /// The methods served at `path`, or nil when the contract has no such path.
+    func methods(at path: String) -> [String]? {
+        let segments = path.split(separator: "?", maxSplits: 1).first.map { $0.split(separator: "/").map(String.init) } ?? []
+        for template in templates where template.segments.count == segments.count {
+            let matches = zip(template.segments, segments).allSatisfy { pattern, segment in
+                pattern.hasPrefix("{") || pattern == segment
+            }
+            if matches { return template.methods }
+        }
+        return nil
     }
 }

@@ -69,11 +69,15 @@ struct AppleIdentityVerifier: Sendable {
         case (let raw?, let claimed?):
             let expected = SHA256.hash(data: Data(raw.utf8)).map { String(format: "%02x", $0) }.joined()
             guard Self.equal(Array(expected.utf8), Array(claimed.utf8)) else { throw Rejection(reason: .nonceMismatch) }
-        case (nil, nil):
-            // Apple says whether this device could put a nonce in; if it could, one is required.
-            if jws.bool("nonce_supported") == true { throw Rejection(reason: .nonceMissing) }
-        default:
+        case (.some, nil):
+            // The app asked for a nonce and the token has none: only a device that cannot carry one
+            // (`nonce_supported: false`) may go on without it (Apple's guidance).
+            if jws.bool("nonce_supported") != false { throw Rejection(reason: .nonceMissing) }
+        case (nil, .some):
+            // A token bound to a nonce the request does not present (a token lifted from another sign-in).
             throw Rejection(reason: .nonceMissing)
+        case (nil, nil):
+            break
         }
         return subject
     }
@@ -121,16 +125,17 @@ protocol AppleKeySource: Sendable {
 }
 
 /// Apple's keys, fetched on first use and kept. A token naming a key not in the set refetches it
-/// (Apple rotates keys), but at most once per `refetchInterval` (failed fetches included), so tokens
-/// with made-up key ids cannot make us hammer Apple; concurrent misses share one fetch. The set is
-/// also refreshed when older than `maxAge`.
+/// (Apple rotates keys), but at most once per `refetchInterval`, so tokens with made-up key ids
+/// cannot make us hammer Apple; concurrent misses share one fetch. The set is also refreshed when
+/// older than `maxAge`, and retried after a failed fetch no sooner than `refetchInterval`.
 actor AppleKeyCache<C: Clock<Duration>> {
     private let source: any AppleKeySource
     private let clock: C
     private let refetchInterval: Duration
     private let maxAge: Duration
     private var current: (keys: AppleKeySet, fetchedAt: C.Instant)?
-    private var lastAttempt: C.Instant?
+    /// The last fetch caused by an unknown key id or a failure (the ones that are rate limited).
+    private var lastLimited: C.Instant?
     private var inFlight: Task<AppleKeySet, any Error>?
     /// Fetches made so far (tests read it).
     private(set) var fetches = 0
@@ -143,27 +148,34 @@ actor AppleKeyCache<C: Clock<Duration>> {
     }
 
     /// The key with this id, or nil when Apple does not publish it. Throws when Apple's keys cannot
-    /// be had (never fetched, and the last try failed moments ago).
+    /// be had (none fetched yet and the last try failed moments ago, or this fetch failed).
     func key(_ kid: String) async throws -> _RSA.Signing.PublicKey? {
+        if let inFlight { return try await inFlight.value.keys[kid] }
         let now = clock.now
-        if let current, current.fetchedAt.duration(to: now) < maxAge, let key = current.keys.keys[kid] { return key }
-        if let lastAttempt, lastAttempt.duration(to: now) < refetchInterval, inFlight == nil {
-            if let current { return current.keys.keys[kid] }
+        let limited = lastLimited.map { $0.duration(to: now) < refetchInterval } ?? false
+        if let current, current.fetchedAt.duration(to: now) < maxAge {
+            if let key = current.keys.keys[kid] { return key }
+            if limited { return nil }
+            lastLimited = now  // a miss: refetch, and not again within the interval
+        } else if current == nil, limited {
             throw AppleKeyError("Apple's keys could not be fetched; try again shortly")
         }
-        return try await refetch().keys[kid]
+        return try await fetch().keys[kid]
     }
 
-    private func refetch() async throws -> AppleKeySet {
-        if let inFlight { return try await inFlight.value }
-        lastAttempt = clock.now
+    private func fetch() async throws -> AppleKeySet {
         fetches += 1
         let source = self.source
         let task = Task { try await source.fetchKeys() }
         inFlight = task
         defer { inFlight = nil }
-        let keys = try await task.value
-        current = (keys, clock.now)
-        return keys
+        do {
+            let keys = try await task.value
+            current = (keys, clock.now)
+            return keys
+        } catch {
+            lastLimited = clock.now
+            throw error
+        }
     }
 }

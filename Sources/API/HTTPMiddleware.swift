@@ -23,6 +23,8 @@ struct APIRequestContext: RequestContext {
 struct RequestMetrics: RouterMiddleware {
     typealias Context = APIRequestContext
     let logger: Logger
+    let factory: any MetricsFactory
+    let routes: RouteTable
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
@@ -30,7 +32,7 @@ struct RequestMetrics: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch let error as HTTPError {
-            response = Self.response(for: error, request: request)
+            response = Self.response(for: error, request: request, allowed: routes.methods(at: request.uri.path))
         } catch let error as APIError {
             response = Self.response(error)
         } catch {
@@ -40,20 +42,25 @@ struct RequestMetrics: RouterMiddleware {
         let route = context.endpointPath ?? "unmatched"
         let method = request.method.rawValue
         Counter(label: MetricName.apiRequests,
-                dimensions: [("route", route), ("method", method), ("status_class", "\(response.status.code / 100)xx")]).increment()
-        Timer(label: MetricName.apiRequestDuration, dimensions: [("route", route), ("method", method)])
+                dimensions: [("route", route), ("method", method), ("status_class", "\(response.status.code / 100)xx")],
+                factory: factory).increment()
+        Timer(label: MetricName.apiRequestDuration, dimensions: [("route", route), ("method", method)], factory: factory)
             .recordNanoseconds(Int64(start.duration(to: .now).seconds * 1e9))
         return response
     }
 
-    static func response(for error: HTTPError, request: Request) -> Response {
+    static func response(for error: HTTPError, request: Request, allowed: [String]?) -> Response {
         switch error.status {
-        case .notFound: response(APIError.notFound("route: \(request.method.rawValue) is not served at this path"))
-        case .methodNotAllowed:
-            response(APIError(status: .methodNotAllowed, code: .notFound, message: "this path does not answer \(request.method.rawValue)",
-                              headers: error.headers))
-        case .contentTooLarge: response(.payloadTooLarge)
-        default: response(APIError(status: error.status, code: .invalidJson, message: "the request could not be read"))
+        case .notFound, .methodNotAllowed:
+            if let allowed {
+                // A path of the contract, a method it does not serve.
+                return response(APIError(status: .methodNotAllowed, code: .notFound,
+                                         message: "this path does not answer \(request.method.rawValue)",
+                                         headers: [.allow: allowed.joined(separator: ", ")]))
+            }
+            return response(APIError.notFound("route: nothing is served at this path"))
+        case .contentTooLarge: return response(.payloadTooLarge)
+        default: return response(APIError(status: error.status, code: .invalidJson, message: "the request could not be read"))
         }
     }
 

@@ -131,3 +131,46 @@ struct Authentication: ServerMiddleware {
         return try await Caller.$current.withValue(claims) { try await next(request, body, metadata) }
     }
 }
+
+/// JSON `null` is not a value of any request field in the contract (a field is present or absent),
+/// but a generated decoder reads an explicit `null` of an optional field as absent. Refuse it here,
+/// naming the field, so the server is exactly as strict as the contract.
+struct NoNulls: ServerMiddleware {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard let body else { return try await next(request, body, metadata) }
+        let bytes = try await [UInt8](collecting: body, upTo: APIServer.bodyLimit)
+        // Malformed JSON is left to the operation's decoder, which names what is wrong.
+        if let json = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]),
+           let path = Self.firstNull(in: json, at: []) {
+            throw APIError.invalidField(path.isEmpty ? "body" : path, "must not be null (leave the field out instead)")
+        }
+        return try await next(request, HTTPBody(bytes), metadata)
+    }
+
+    static func firstNull(in value: Any, at path: [String]) -> String? {
+        switch value {
+        case is NSNull: return ErrorMapping.path(path.map(Key.init))
+        case let object as [String: Any]:
+            for key in object.keys.sorted() {
+                if let found = firstNull(in: object[key]!, at: path + [key]) { return found }
+            }
+        case let array as [Any]:
+            for (index, element) in array.enumerated() {
+                if let found = firstNull(in: element, at: path + ["[\(index)]"]) { return found }
+            }
+        default: break
+        }
+        return nil
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}

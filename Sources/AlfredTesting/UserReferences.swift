@@ -30,6 +30,11 @@ public func columnsContaining(_ needle: String, rawBytes: [UInt8]? = nil, in cli
     return hits
 }
 
+/// Every column of every table in `public` that holds `needle`, as "table.column".
+public func plaintextHits(of needle: String, in client: PostgresClient) async throws -> [String] {
+    try await columnsContaining(needle, in: client).keys.sorted()
+}
+
 /// Every place the user's id is still stored (as text, or as its 16 bytes).
 public func userReferences(to user: UUID, in client: PostgresClient) async throws -> [String: Int] {
     let bytes = withUnsafeBytes(of: user.uuid) { Array($0) }

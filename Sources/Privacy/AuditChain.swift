@@ -154,7 +154,11 @@ public struct AuditPage: Sendable, Encodable {
 
     /// Reads the page after `cursor` (nil: from the oldest kept event).
     public static func load(userID: UUID, cursor: String?, limit: Int, store: any AuditStore) async throws -> AuditPage {
-        let after = try cursor.map(Cursor.decode) ?? 0
+        try await load(userID: userID, afterSeq: try cursor.map(Cursor.decode) ?? 0, limit: limit, store: store)
+    }
+
+    /// Reads the page of events after `after` (0: from the oldest kept event).
+    public static func load(userID: UUID, afterSeq after: Int64, limit: Int, store: any AuditStore) async throws -> AuditPage {
         // One more than asked, to know whether another page follows.
         let entries = try await store.entries(userID: userID, afterSeq: after, limit: limit + 1)
         let shown = entries.prefix(limit)

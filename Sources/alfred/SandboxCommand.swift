@@ -4,12 +4,12 @@ import Logging
 import ServiceLifecycle
 import StandIns
 
-/// `alfred sandbox …`: the local stand-ins for Google and APNs, as real servers.
+/// `alfred sandbox …`: the local stand-ins for Google, APNs and Sign in with Apple, as real servers.
 struct SandboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sandbox",
         abstract: "Run local stand-ins that speak Google's and Apple's real wire formats.",
-        subcommands: [Google.self, ApplePush.self])
+        subcommands: [Google.self, ApplePush.self, AppleID.self])
 
     struct Google: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -141,6 +141,39 @@ struct SandboxCommand: AsyncParsableCommand {
                 services: [.init(service: apns), .init(service: AnnounceAPNs(apns: apns))],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             try await group.run()
+        }
+    }
+
+    /// `alfred sandbox apple`: Sign in with Apple's key set, and identity tokens minted on request.
+    struct AppleID: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "apple",
+            abstract: "Sign in with Apple's JWKS (/auth/keys) on loopback; POST /_fake/identity-token mints identity tokens, POST /_fake/rotate-keys rotates.")
+
+        @Option(help: "Address to bind.") var host = "127.0.0.1"
+        @Option(help: "Port (0 picks a free one).") var port = 8086
+        @Option(help: "The app's bundle id: the default `aud` of minted tokens.") var audience = "com.example.alfred"
+        @Option(help: "Log level.") var logLevel = "info"
+
+        func run() async throws {
+            let logger = Logging.bootstrapOnce(level: logLevel)
+            let apple = AppleStandIn(configuration: .init(host: host, port: port, audience: audience), logger: logger)
+            let group = ServiceGroup(configuration: .init(
+                services: [.init(service: apple), .init(service: AnnounceApple(apple: apple))],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            try await group.run()
+        }
+    }
+
+    /// Prints the base URL (first line, as `sandbox google` does) and the settings that point at it.
+    struct AnnounceApple: Service {
+        let apple: AppleStandIn
+        func run() async throws {
+            let base = try await apple.baseURL()
+            print("apple stand-in: \(base)")
+            print("  APPLE_KEYS_URL=\(try await apple.keysURL())")
+            print("  mint a token: curl -s -X POST \(base)/_fake/identity-token -d '{\"nonce\": \"raw-nonce\"}'")
+            try? await gracefulShutdown()
         }
     }
 

@@ -194,9 +194,3 @@ struct MintingTokenSource: TokenSource {
                     expiresAt: Date().addingTimeInterval(3000))
     }
 }
-
-
-/// Every column of every table in `public` that holds `needle`, as "table.column".
-func plaintextHits(of needle: String, in client: PostgresClient) async throws -> [String] {
-    try await columnsContaining(needle, in: client).keys.sorted()
-}

@@ -121,52 +121,9 @@ final class StandInTokenSource: TokenSource {
     var minted: [String] { state.withLock { $0.minted } }
 }
 
-/// Counters by label and dimensions, so tests can read `alfred_google_requests_total` without a
-/// process-wide metrics bootstrap (other suites share the test process).
-final class CountingMetrics: MetricsFactory, Sendable {
-    private let counts = Mutex<[String: Int64]>([:])
-
-    static func key(_ label: String, _ dimensions: [(String, String)]) -> String {
-        label + "{" + dimensions.sorted { $0.0 < $1.0 }.map { "\($0.0)=\($0.1)" }.joined(separator: ",") + "}"
-    }
-
-    func count(_ label: String, _ dimensions: [(String, String)]) -> Int64 {
-        counts.withLock { $0[Self.key(label, dimensions)] ?? 0 }
-    }
-
+extension CountingMetrics {
     func requests(_ api: String, _ result: String) -> Int64 {
         count(MetricName.googleRequests, [("api", api), ("result", result)])
-    }
-
-    /// Every counter key with a non-zero count.
-    var keys: [String] { counts.withLock { $0.filter { $0.value > 0 }.map(\.key).sorted() } }
-
-    func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
-        Handler(key: Self.key(label, dimensions), counts: self)
-    }
-    func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler { Ignored() }
-    func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler { Ignored() }
-    func destroyCounter(_ handler: any CounterHandler) {}
-    func destroyRecorder(_ handler: any RecorderHandler) {}
-    func destroyTimer(_ handler: any TimerHandler) {}
-
-    fileprivate func add(_ key: String, _ amount: Int64) { counts.withLock { $0[key, default: 0] += amount } }
-
-    private final class Handler: CounterHandler, Sendable {
-        let key: String
-        let counts: CountingMetrics
-        init(key: String, counts: CountingMetrics) {
-            self.key = key
-            self.counts = counts
-        }
-        func increment(by amount: Int64) { counts.add(key, amount) }
-        func reset() {}
-    }
-
-    private final class Ignored: RecorderHandler, TimerHandler, Sendable {
-        func record(_ value: Int64) {}
-        func record(_ value: Double) {}
-        func recordNanoseconds(_ duration: Int64) {}
     }
 }
 

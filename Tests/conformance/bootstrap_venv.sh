@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Creates (once) a Python venv holding Google's own API client, pinned, for the conformance checks in
-# this folder: the stand-in is exercised by a client nobody here wrote. Idempotent: when the venv
+# Creates (once) a Python venv holding Google's own API client and schemathesis, pinned, for the
+# conformance checks: the stand-in and the API are exercised by clients nobody here wrote. Idempotent: when the venv
 # already has exactly these pins it returns at once without touching the network.
 #
 #   Tests/conformance/bootstrap_venv.sh            # venv at ${ALFRED_PYVENV:-<repo>/.build/pyvenv}
@@ -18,6 +18,8 @@ venv="${ALFRED_PYVENV:-$repo/.build/pyvenv}"
 pins=(
   "google-api-python-client==2.202.0"
   "google-auth==2.62.2"
+  # An independent client of our own API's contract (Tests/APITests/ContractTests.swift).
+  "schemathesis==4.32.5"
 )
 stamp="$venv/.alfred-pins"
 wanted="$(printf '%s\n' "${pins[@]}")"

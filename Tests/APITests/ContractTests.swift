@@ -1,0 +1,39 @@
+import AlfredCore
+import AlfredTesting
+@testable import API
+import Foundation
+import Testing
+
+/// An independent client tests the contract: schemathesis (from PyPI) generates requests from
+/// `/openapi.json` (valid ones and deliberately invalid ones) and runs every one of its checks on the
+/// answers, against the live server with a real session.
+@Suite(.timeLimit(.minutes(10))) struct ContractTests {
+    @Test func schemathesisFindsNoFailureWithEveryCheckOn() async throws {
+        let schemathesis = try await Self.schemathesis()
+        try await APIWorld().run { w in
+            let session = try await w.signIn()
+            let (code, output) = try await run(schemathesis, [
+                "run", "\(w.base)/openapi.json", "--url", w.base,
+                "--checks", "all",
+                "--header", "Authorization: Bearer \(session.access)",
+                // Logout would end the session the run uses; SessionTests covers it.
+                "--exclude-operation-id", "logout",
+                "--phases", "examples,coverage,fuzzing",
+                "--max-examples", "25", "--seed", "20261125", "--workers", "1",
+            ])
+            #expect(code == 0, "\(output.suffix(6000))")
+        }
+    }
+
+    /// The venv's `schemathesis` (Tests/conformance/bootstrap_venv.sh creates it once).
+    static func schemathesis() async throws -> String {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("conformance/bootstrap_venv.sh").path
+        let (code, output) = try await run("/bin/bash", [script])
+        let python = output.split(separator: "\n").last.map(String.init) ?? ""
+        guard code == 0, FileManager.default.isExecutableFile(atPath: python) else {
+            throw APIWorldError("Tests/conformance/bootstrap_venv.sh failed (exit \(code)); it needs python3 with venv and PyPI once:\n\(output)")
+        }
+        return URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("schemathesis").path
+    }
+}
