@@ -212,6 +212,7 @@ public final class Worker<C: Clock<Duration>>: Service {
         let context = JobContext(
             id: job.id, kind: job.kind, attempt: job.attempt, maxAttempts: job.maxAttempts, deadline: job.deadline,
             userID: job.userID, lateness: job.lateness, logger: logger, leaseLost: { [self] in self.shared.withLock { $0.lost.contains(job.id) } })
+        logger.debug("job started")
         let start = clock.now
         do {
             let outcome = try await entry.run(job.payload, context)
