@@ -233,7 +233,10 @@ struct APIHandler: APIProtocol {
     }
 
     func health(_ input: Operations.Health.Input) async throws -> Operations.Health.Output {
-        .ok(.init(body: .json(.init(status: .ok))))
+        do { try await deps.store.ping() } catch {
+            throw APIError.unavailable("the database does not answer")
+        }
+        return .ok(.init(body: .json(.init(status: .ok))))
     }
 
     // MARK: Helpers

@@ -91,7 +91,9 @@ public struct APIServer: Service {
             logger: logger)
     }
 
-    public func run() async throws { try await application.runService() }
+    /// `run()`, not `runService()`: the latter starts a ServiceGroup of its own that catches SIGTERM
+    /// itself and returns before the process's group asks it to ("finished unexpectedly").
+    public func run() async throws { try await application.run() }
 
     /// The contract, as JSON (it is kept as YAML in the repository).
     static func document() throws -> [UInt8] {

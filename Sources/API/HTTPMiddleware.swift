@@ -39,7 +39,8 @@ struct RequestMetrics: RouterMiddleware {
             logger.error("request failed outside any operation", metadata: ["alfred.error": "\(type(of: error))"])
             response = Self.response(.internal)
         }
-        let route = context.endpointPath ?? "unmatched"
+        // A bounded label: the route pattern; Hummingbird names a miss "NotFound", we say "unmatched".
+        let route = context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched"
         let method = request.method.rawValue
         Counter(label: MetricName.apiRequests,
                 dimensions: [("route", route), ("method", method), ("status_class", "\(response.status.code / 100)xx")],
@@ -71,8 +72,8 @@ struct RequestMetrics: RouterMiddleware {
 }
 
 /// Per peer address: sign-ins and refreshes (and anything else) are limited before any work is done.
-/// Behind a load balancer, set `trustForwardedFor` so the client's address is read from
-/// `X-Forwarded-For` (the balancer's own address would otherwise share one bucket).
+/// Behind a load balancer, set `trustForwardedFor` so the client's address is read from the last
+/// `X-Forwarded-For` entry, the one the balancer appended (its own address would otherwise share one bucket).
 struct AddressRateLimit: RouterMiddleware {
     typealias Context = APIRequestContext
     let limiter: RateLimiter
@@ -86,7 +87,8 @@ struct AddressRateLimit: RouterMiddleware {
     }
 
     private func address(_ request: Request, _ context: Context) -> String {
-        if trustForwardedFor, let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!]?.split(separator: ",").first {
+        // The last entry is the one our balancer appended; earlier ones are whatever the client sent.
+        if trustForwardedFor, let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!]?.split(separator: ",").last {
             return forwarded.trimmingCharacters(in: .whitespaces)
         }
         return context.remoteAddress?.ipAddress ?? "unknown"

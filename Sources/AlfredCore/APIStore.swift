@@ -3,6 +3,9 @@ import Foundation
 /// What `alfred api` keeps: users by their (hashed) Apple account, sessions with single-use refresh
 /// tokens, devices by the app's (hashed) device id, and preferences. `PostgresAPIStore` is the real one.
 public protocol APIStore: Sendable {
+    /// Answers when the database does (the health check).
+    func ping() async throws
+
     /// Finds the user with this Apple account hash, or creates one, and opens a session for it.
     func signIn(appleSubjectHash: String, session: NewSession) async throws -> (userID: UUID, created: Bool)
 

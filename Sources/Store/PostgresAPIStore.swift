@@ -16,6 +16,10 @@ public struct PostgresAPIStore: APIStore {
         self.horizon = configuration.notifyHorizon.seconds
     }
 
+    public func ping() async throws {
+        _ = try await Pooled.rows(client, "SELECT 1", logger: logger)
+    }
+
     public func signIn(appleSubjectHash: String, session: NewSession) async throws -> (userID: UUID, created: Bool) {
         // Two first sign-ins of one account at the same moment: the one that lost the insert finds
         // the user on its second try.

@@ -27,6 +27,8 @@ struct APICommand: AsyncParsableCommand {
     @Option(help: "Session key file, 32+ random bytes or 64+ hex characters (env: ALFRED_SESSION_KEY_FILE): signs access tokens.")
     var sessionKeyFile: String?
     @Flag(help: "Take the client address from X-Forwarded-For (only behind a trusted load balancer).") var trustForwardedFor = false
+    @Option(help: "Requests per second each signed-in user may make (bursts of six times as many).") var userRate: Double = 10
+    @Option(help: "Requests per second each client address may make (bursts of six times as many).") var addressRate: Double = 20
     @OptionGroup var metrics: MetricsOption
 
     func run() async throws {
@@ -48,6 +50,9 @@ struct APICommand: AsyncParsableCommand {
         configuration.port = port
         configuration.appleKeysURL = try setting(appleKeysURL, "APPLE_KEYS_URL", configuration.appleKeysURL)
         configuration.trustForwardedFor = trustForwardedFor
+        guard userRate > 0, addressRate > 0 else { throw ValidationError("--user-rate and --address-rate must be above 0") }
+        configuration.userLimit = .init(burst: userRate * 6, perSecond: userRate)
+        configuration.addressLimit = .init(burst: addressRate * 6, perSecond: addressRate)
 
         let listenHost = host
         let endpoint = metrics.endpoint(logger: logger)
