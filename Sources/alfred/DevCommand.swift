@@ -30,6 +30,9 @@ struct DevCommand: AsyncParsableCommand {
     @Option(help: "Log level of the child processes (their logs go to files in the temp directory).") var logLevel = "info"
     @Option(help: "The worker's port for /metrics, /healthz, /readyz.") var metricsPort = 9464
     @Option(help: "Seconds until the first demo meeting starts (its reminder is due a minute before).") var firstMeetingIn = 120
+    @Option(help: "The API's port (the app's and the README's curl lines talk to it).") var apiPort = 8080
+    @Option(help: "The Apple stand-in's port (it mints the demo's Sign in with Apple tokens).") var applePort = 8086
+    @Option(help: "Seconds until the demo user asks, through the API, to delete everything (0: never).") var deleteAllAfter = 360
     @OptionGroup var migrations: MigrationsOption
 
     func run() async throws {
@@ -60,14 +63,16 @@ struct DevCommand: AsyncParsableCommand {
         print("migrated: \(outcome.applied.joined(separator: ", "))")
 
         guard firstMeetingIn >= 60 else { throw ValidationError("--first-meeting-in must be at least 60 (the reminder is a minute before)") }
-        let demo = DevDemo(folder: folder, database: url, metricsPort: metricsPort, logLevel: logLevel,
-                           firstMeetingMinutes: Double(firstMeetingIn) / 60,
+        let demo = DevDemo(folder: folder, database: url, metricsPort: metricsPort, apiPort: apiPort, logLevel: logLevel,
+                           firstMeetingMinutes: Double(firstMeetingIn) / 60, deleteAllAfter: deleteAllAfter,
                            tls: try TestCertificateAuthority.generate())
         let google = GoogleStandIn(configuration: demo.googleScenario(), logger: Logger(label: "google", factory: { _ in SwiftLogNoOpLogHandler() }))
         let apns = APNsStandIn(configuration: try demo.apnsConfiguration(), logger: Logger(label: "apns", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let apple = AppleStandIn(configuration: .init(port: applePort, audience: DevDemo.topic),
+                                 logger: Logger(label: "apple", factory: { _ in SwiftLogNoOpLogHandler() }))
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: google), .init(service: apns),
-                       .init(service: DevConductor(demo: demo, google: google, apns: apns, logger: logger))],
+            services: [.init(service: google), .init(service: apns), .init(service: apple),
+                       .init(service: DevConductor(demo: demo, google: google, apns: apns, apple: apple, logger: logger))],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
@@ -84,12 +89,17 @@ struct DevDemo: Sendable {
     static let keyID = "ALFREDKEY1"
     static let topic = "com.example.alfred"
     static let deviceToken = (0..<32).map { String(format: "%02x", ($0 * 37 + 11) % 256) }.joined()
+    /// The demo user's Apple account (`sub`) and the app's id for the iPhone.
+    static let appleSubject = "001842.a1fredde4c0de.0001"
+    static let deviceID = "demo-iphone"
 
     let folder: URL
     let database: DatabaseURL
     let metricsPort: Int
+    let apiPort: Int
     let logLevel: String
     let firstMeetingMinutes: Double
+    let deleteAllAfter: Int
     /// The APNs stand-in's test CA and server certificate; the worker trusts the CA.
     let tls: TestCertificateAuthority
     let apnsKey = P256.Signing.PrivateKey()
@@ -130,6 +140,7 @@ struct DevConductor: Service {
     let demo: DevDemo
     let google: GoogleStandIn
     let apns: APNsStandIn
+    let apple: AppleStandIn
     let logger: Logger
 
     func run() async throws {
@@ -177,8 +188,7 @@ struct DevConductor: Service {
         // APNs stand-in's CA and the provider's signing key (Apple's .p8 format).
         try demo.tls.caCertificatePEM.write(toFile: demo.path("apns-ca.pem"), atomically: true, encoding: .utf8)
         try Self.writePrivate(demo.apnsKey.pemRepresentation, to: demo.path("apns.p8"))
-        let hostKey = HostSealer.generateKeyBytes()
-        try Self.writePrivate(hostKey.map { String(format: "%02x", $0) }.joined(), to: demo.path("host.key"))
+        try Self.writePrivate(HostSealer.generateKeyBytes().map { String(format: "%02x", $0) }.joined(), to: demo.path("host.key"))
 
         // Broker: its own database role; Google's token endpoint is the stand-in's.
         let endpoints = try await google.endpoints()
@@ -196,30 +206,47 @@ struct DevConductor: Service {
         defer { Task { await client.close() } }
         try await Self.waitForBroker(client, broker, log: demo.path("broker.log"))
 
-        // The demo user: consents in the "browser", the app hands the code to the backend, the broker
-        // exchanges it; then an iPhone registers its APNs token.
-        let userID = UUID()
-        let sealer = try HostSealer(keyBytes: hostKey)
-        try await withPostgres(demo.database, logger: logger) { owner in
-            let q = TestDatabase.quietLogger
-            _ = try await owner.query("INSERT INTO users (id) VALUES (\(userID))", logger: q).collect()
-            let briefAt = Self.utcTime(Date().addingTimeInterval(3 * 60 + 30))
-            _ = try await owner.query("""
-                INSERT INTO preferences (user_id, time_zone, meeting_reminder_minutes, morning_brief_local_time, quiet_hours_start, quiet_hours_end)
-                VALUES (\(userID), 'UTC', 1, \(briefAt)::time, NULL, NULL)
-                """, logger: q).collect()
-            let code = try await ConsentBrowser.authorize(
-                authorizationURL: endpoints.authorizationURL, clientID: DevDemo.clientID, redirectURI: DevDemo.redirectURI,
-                scopes: ["https://www.googleapis.com/auth/calendar.readonly", "https://www.googleapis.com/auth/gmail.metadata"],
-                loginHint: DevDemo.email, state: "dev")
-            _ = try await client.exchangeCode(CodeExchange(userID: userID.uuidString, code: Redacted(code.code),
-                                                           codeVerifier: Redacted(code.verifier), redirectURI: DevDemo.redirectURI))
-            apns.register(deviceToken: DevDemo.deviceToken)
-            _ = try await PostgresDeliveryStore(client: owner, logger: q).registerDevice(
-                userID: userID, tokenKey: sealer.keyedHash("device", DevDemo.deviceToken),
-                tokenSealed: try sealer.seal(Array(DevDemo.deviceToken.utf8), purpose: .deviceToken, userID: userID),
-                environment: "sandbox")
+        // The API, on its own role, as the app reaches it.
+        try Self.writePrivate((0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max)) }.joined(),
+                              to: demo.path("session.key"))
+        var apiURL = demo.database
+        apiURL.username = "alfred_api"
+        let apiProcess = try start("api", [
+            "api", "--port", "\(demo.apiPort)", "--metrics-port", "\(demo.metricsPort + 1)",
+            "--bundle-id", DevDemo.topic, "--apple-keys-url", try await apple.keysURL(),
+            "--data-key-file", demo.path("host.key"), "--session-key-file", demo.path("session.key"),
+        ], ["ALFRED_DATABASE_URL": apiURL.secretString.unsafeValue])
+        let api = DevAPIClient(base: "http://127.0.0.1:\(demo.apiPort)", http: HTTPClient.shared)
+        try await api.waitUntilUp { apiProcess.poll() == nil }
+
+        // The demo user, through the API as the app does it: Sign in with Apple, preferences (reminders
+        // a minute ahead, the brief due in 3.5 minutes), and the iPhone's APNs token.
+        let nonce = UUID().uuidString
+        let identity = try apple.identityToken(.init(subject: DevDemo.appleSubject, audience: DevDemo.topic, nonce: nonce))
+        let session = try await api.expect(200, .POST, "/v1/auth/ios/session",
+                                           json: ["apple_identity_token": identity, "device_id": DevDemo.deviceID, "nonce": nonce])
+        guard let access = session["access_token"] as? String, let refresh = session["refresh_token"] as? String else {
+            throw ValidationError("sign-in returned no tokens")
         }
+        _ = try await api.expect(200, .PUT, "/v1/preferences", token: access, json: [
+            "meeting_reminder_minutes": 1, "morning_brief_local_time": Self.utcTime(Date().addingTimeInterval(3 * 60 + 30)),
+            "high_risk_requires_confirm": true, "time_zone": "UTC",
+        ])
+        apns.register(deviceToken: DevDemo.deviceToken)
+        _ = try await api.expect(200, .POST, "/v1/devices/apns", token: access, json: [
+            "device_id": DevDemo.deviceID, "apns_token": DevDemo.deviceToken, "environment": "sandbox",
+        ])
+        print("signed in through the API (Sign in with Apple at the Apple stand-in), set preferences, registered the iPhone")
+
+        // Google: consent in the "browser", and the broker exchanges the code (the API's connector
+        // endpoints, the next issue, will carry this step; until then the demo names the user itself).
+        let userID = try DevAPIClient.userID(of: access)
+        let code = try await ConsentBrowser.authorize(
+            authorizationURL: endpoints.authorizationURL, clientID: DevDemo.clientID, redirectURI: DevDemo.redirectURI,
+            scopes: ["https://www.googleapis.com/auth/calendar.readonly", "https://www.googleapis.com/auth/gmail.metadata"],
+            loginHint: DevDemo.email, state: "dev")
+        _ = try await client.exchangeCode(CodeExchange(userID: userID.uuidString, code: Redacted(code.code),
+                                                       codeVerifier: Redacted(code.verifier), redirectURI: DevDemo.redirectURI))
 
         var workerURL = demo.database
         workerURL.username = "alfred_worker"
@@ -230,26 +257,54 @@ struct DevConductor: Service {
             "--apns-ca-file", demo.path("apns-ca.pem"),
         ], ["ALFRED_DATABASE_URL": workerURL.secretString.unsafeValue])
 
+        let deletion = demo.deleteAllAfter > 0 ? "; it asks to delete everything at +\(Self.minutes(Double(demo.deleteAllAfter) / 60)) min" : ""
         print("""
 
-            running: key service, token broker, worker (queues default + delivery), Google and APNs stand-ins
+            running: API, key service, token broker, worker (queues default + delivery), Google, APNs and Apple stand-ins
+              api       http://127.0.0.1:\(demo.apiPort)   (contract: /openapi.json; try the README's curl lines)
+              apple     \(try await apple.baseURL())   (mints Sign in with Apple tokens: POST /_fake/identity-token)
               database  \(demo.database)
-              metrics   http://127.0.0.1:\(demo.metricsPort)/metrics
-              logs      \(demo.folder.path)/{keys,broker,worker}.log
+              metrics   http://127.0.0.1:\(demo.metricsPort)/metrics (worker), http://127.0.0.1:\(demo.metricsPort + 1)/metrics (api)
+              logs      \(demo.folder.path)/{api,keys,broker,worker}.log
             demo user \(DevDemo.email): meetings at +\(Self.minutes(demo.firstMeetingMinutes)) and +\(Self.minutes(demo.firstMeetingMinutes + 3)) min (reminded 1 min before), an urgent mail at +1 min,
-            the morning brief at +3.5 min. Each push prints below as the APNs stand-in accepts it. Ctrl-C stops.
+            the morning brief at +3.5 min\(deletion). Each push prints below as the APNs stand-in accepts it. Ctrl-C stops.
 
             """)
-        try await printPushes(children: group.all, userID: userID)
+        try await printPushes(children: group.all, userID: userID, api: api, refresh: refresh)
+    }
+
+    /// The demo's last act, through the API: the user asks for delete-all and watches it finish (the
+    /// account, and with it the session, is gone when it has).
+    private func deleteEverything(_ api: DevAPIClient, refresh: String) async throws {
+        // The access token from sign-in may have expired (15 minutes): refresh, as the app would.
+        let session = try await api.expect(200, .POST, "/v1/auth/refresh", json: ["refresh_token": refresh])
+        guard let access = session["access_token"] as? String else { throw ValidationError("refresh returned no access token") }
+        let asked = try await api.expect(202, .POST, "/v1/privacy/delete-all", token: access)
+        let request = asked["request_id"] as? String ?? "?"
+        print("\(Date().formatted(.iso8601.time(includingFractionalSeconds: false)))  delete-all requested through the API (request \(request))")
+        for _ in 0..<600 {
+            let status = try await api.call(.GET, "/v1/privacy/delete-all/\(request)", token: access)
+            if status.status == 401 {
+                print("\(Date().formatted(.iso8601.time(includingFractionalSeconds: false)))  delete-all completed: the demo user and their data are gone (the session no longer works)")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        print("delete-all has not completed after 2 minutes; see the worker's log")
     }
 
     /// Polls the stand-in's record of accepted pushes and prints each new one with its lateness
     /// (acceptance minus the ledger's scheduled time), until shutdown or a child dies.
-    private func printPushes(children: [(name: String, process: ChildProcess)], userID: UUID) async throws {
+    private func printPushes(children: [(name: String, process: ChildProcess)], userID: UUID, api: DevAPIClient,
+                             refresh: String) async throws {
         let started = ContinuousClock.now
         try await withPostgres(demo.database, logger: logger) { owner in
-            var seen = 0, hinted = false
+            var seen = 0, hinted = false, deleted = false
             while !Task.isShuttingDownGracefully && !Task.isCancelled {
+                if !deleted, demo.deleteAllAfter > 0, started.duration(to: .now) > .seconds(demo.deleteAllAfter) {
+                    deleted = true
+                    try await deleteEverything(api, refresh: refresh)
+                }
                 let pushes = apns.deliveries()
                 for push in pushes.dropFirst(seen) {
                     var kind = push.pushType, lateness = ""
@@ -297,7 +352,7 @@ struct DevConductor: Service {
 
     static func utcTime(_ date: Date) -> String {
         let c = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date)
-        return String(format: "%02d:%02d:00", c.hour ?? 0, c.minute ?? 0)
+        return String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
     }
 
     static func waitForBroker(_ client: BrokerClient, _ broker: ChildProcess, log: String) async throws {

@@ -5,13 +5,16 @@ import Testing
 import Glibc
 #endif
 
-/// The README's run command, end to end: `alfred dev` starts the key service, broker and worker
-/// processes and both stand-ins; a calendar event becomes a reminder at its minute, the APNs stand-in
+/// The README's run command, end to end: `alfred dev` starts the API, key service, broker and worker
+/// processes and the stand-ins; the demo user signs in, sets preferences and registers an iPhone through the API; a calendar event becomes a reminder at its minute, the APNs stand-in
 /// accepts it, and the worker's lateness histogram has it. Ctrl-C stops everything cleanly.
 @Suite(.timeLimit(.minutes(10))) struct DevCommandTests {
     @Test func aCalendarEventBecomesAPushAtItsMinuteWithLatenessInTheHistogram() async throws {
         let port = try EmbeddedPostgres.freePort()
-        let dev = try ChildProcess(AlfredBinary.path, ["dev", "--first-meeting-in", "75", "--metrics-port", "\(port)"])
+        let dev = try ChildProcess(AlfredBinary.path, [
+            "dev", "--first-meeting-in", "75", "--metrics-port", "\(port)", "--api-port", "\(try EmbeddedPostgres.freePort())",
+            "--apple-port", "\(try EmbeddedPostgres.freePort())", "--delete-all-after", "45",
+        ])
         do {
             try await Self.checkTheReminder(dev, metricsPort: port)
         } catch {
@@ -38,5 +41,9 @@ import Glibc
         let count = metrics.output.split(separator: "\n").first { $0.hasPrefix("alfred_reminder_delivery_seconds_count") }
         #expect(count.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0 >= 1, "\(metrics.output.prefix(500))")
         #expect(metrics.output.contains(#"alfred_push_deliveries_total{kind="meeting.reminder",result="delivered"} 1"#))
+
+        // The user came in through the API, and later left through it.
+        #expect(dev.output.contains("signed in through the API"), "\(dev.output)")
+        #expect(try await eventually(timeout: .seconds(180)) { dev.output.contains("delete-all completed") }, "\(dev.output.suffix(2000))")
     }
 }
