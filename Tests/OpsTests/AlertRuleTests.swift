@@ -33,13 +33,16 @@ import Testing
         for window in ["5m", "30m", "1h", "6h", "3d"] {
             for name in ["alfred:reminder_events:rate\(window)", "alfred:reminder_good:rate\(window)",
                          "alfred:reminder_slo_errors:ratio_rate\(window)", "alfred:oauth_refresh_attempts:rate\(window)",
-                         "alfred:oauth_refresh_failures:rate\(window)", "alfred:oauth_refresh_errors:ratio_rate\(window)"] {
+                         "alfred:oauth_refresh_failures:rate\(window)", "alfred:oauth_refresh_errors:ratio_rate\(window)",
+                         "alfred:api_requests:rate\(window)", "alfred:api_failures:rate\(window)", "alfred:api_slo_errors:ratio_rate\(window)"] {
                 #expect(names.contains(name), "missing recording rule \(name)")
             }
         }
         let alerts = Dictionary(uniqueKeysWithValues: rules.filter { $0.kind == .alert }.map { ($0.name, $0) })
         for (name, severity) in [("ReminderDeliveryErrorBudgetBurn", "page"), ("ReminderDeliveryErrorBudgetBurnSlow", "ticket"),
-                                 ("OAuthRefreshErrorBudgetBurn", "page"), ("OAuthRefreshErrorBudgetBurnSlow", "ticket")] {
+                                 ("OAuthRefreshErrorBudgetBurn", "page"), ("OAuthRefreshErrorBudgetBurnSlow", "ticket"),
+                                 ("APIAvailabilityErrorBudgetBurn", "page"), ("APIAvailabilityErrorBudgetBurnSlow", "ticket"),
+                                 ("APIReadLatencyHigh", "ticket"), ("AlfredAPIDown", "page"), ("AlfredAPIInstanceDown", "ticket")] {
             #expect(alerts[name]?.fields["severity"] == severity, "\(name) should exist with severity \(severity)")
         }
         // The 60 s bucket is matched whichever way the exporter formats it.
@@ -49,6 +52,14 @@ import Testing
         for rule in rules where rule.name.hasPrefix("alfred:oauth_refresh_attempts:") || rule.name.hasPrefix("alfred:oauth_refresh_failures:") {
             #expect(rule.expr.contains("invalid_grant"), "\(rule) must leave invalid_grant out: \(rule.expr)")
         }
+        // The API's SLI counts the app's routes only (not /healthz, /openapi.json or unmatched paths),
+        // and only 5xx as failures; its latency rules read the 250 ms bucket of reads.
+        for rule in rules where rule.name.hasPrefix("alfred:api_requests:") || rule.name.hasPrefix("alfred:api_failures:") {
+            #expect(rule.expr.contains(#"route=~"/v1/.+""#), "\(rule) must count only routes under /v1/: \(rule.expr)")
+            #expect(rule.name.hasPrefix("alfred:api_failures:") == rule.expr.contains(#"status_class="5xx""#), "\(rule): \(rule.expr)")
+        }
+        let slow = try #require(rules.first { $0.name == "alfred:api_reads_slow:rate5m" })
+        #expect(slow.expr.contains(#"le="0.25""#) && slow.expr.contains(#"method="GET""#), "\(slow.expr)")
     }
 
     /// Every metric an expression names is one the code exports (MetricNames.swift), every

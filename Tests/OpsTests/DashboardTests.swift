@@ -80,9 +80,13 @@ import Testing
                      "alfred_push_deliveries_total", "alfred_apns_requests_total", "alfred_oauth_refresh_total",
                      "alfred_urgent_mail_total", "alfred_urgent_feedback_total", "alfred_queue_ready_depth",
                      "alfred_queue_oldest_due_age_seconds", "alfred_job_duration_seconds_bucket",
-                     "alfred_delete_all_duration_seconds_bucket"] {
+                     "alfred_delete_all_duration_seconds_bucket", "alfred:api_failures:rate5m", "alfred:api_requests:rate5m",
+                     "alfred:api_slo_errors:ratio_rate1h", "alfred_api_requests_total", "alfred_api_request_duration_seconds_bucket",
+                     "alfred_api_sessions_total"] {
             #expect(exprs.contains(name), "the dashboard does not show \(name)")
         }
         #expect(exprs.contains("histogram_quantile(0.99, sum by (le) (rate(alfred_reminder_delivery_seconds_bucket"))
+        #expect(exprs.contains("histogram_quantile(0.99, sum by (route, method, le) (rate(alfred_api_request_duration_seconds_bucket"))
+        #expect(exprs.contains("sum by (route, status_class) (rate(alfred_api_requests_total"))
     }
 }
