@@ -9,6 +9,11 @@ public protocol JobStore: Sendable {
     /// Lease up to `limit` due jobs of `queue`, earliest `due_at` first, in one statement.
     func claim(queue: String, limit: Int, owner: String, lease: Duration) async throws -> [ClaimedJob]
 
+    /// Put back, unrun and without using their attempt, the jobs a claim tagged `owner` took: for a
+    /// claim whose answer was lost (the connection dropped after the server committed it), so its
+    /// jobs run now instead of after their lease expires. Returns how many.
+    func releaseClaim(owner: String) async throws -> Int
+
     /// Finish jobs (or send recurring ones back to `queued`). Returns the leases that were no longer
     /// held (taken over after expiry, or cancelled): those completions were refused.
     func complete(_ completions: [Completion]) async throws -> Set<Lease>

@@ -124,15 +124,33 @@ public final class Worker<C: Clock<Duration>>: Service {
 
     private func claimLoop(_ jobs: inout DiscardingTaskGroup) async {
         var plan = ClaimPlan<C.Instant>(batch: configuration.claimBatch, pollInterval: configuration.pollInterval)
+        // Each claim carries its own owner tag. A claim that failed may still have committed (the
+        // connection dropped after the server's commit, before its answer arrived): its jobs would
+        // sit leased to nobody until the lease expired, and a reminder would be that late. So a
+        // failed claim's tag is kept, and its jobs are put back before the next claim.
+        var claims = 0
+        var inDoubt: [String] = []
         while !stopping && !Task.isCancelled {
             let free = configuration.concurrency - shared.withLock { $0.inFlight }
             switch plan.next(free: free, now: clock.now) {
             case .claim(let want):
                 let claimed: [ClaimedJob]
+                claims += 1
+                let tag = "\(configuration.owner)/\(claims)"
+                var sent = false
                 do {
-                    claimed = try await store.claim(
-                        queue: configuration.queue, limit: want, owner: configuration.owner, lease: configuration.lease)
+                    while let doubtful = inDoubt.first {
+                        let released = try await store.releaseClaim(owner: doubtful)
+                        if released > 0 {
+                            logger.warning("a claim whose answer was lost had taken jobs; they were put back unrun",
+                                           metadata: ["alfred.jobs": "\(released)"])
+                        }
+                        inDoubt.removeFirst()
+                    }
+                    sent = true
+                    claimed = try await store.claim(queue: configuration.queue, limit: want, owner: tag, lease: configuration.lease)
                 } catch {
+                    if sent { inDoubt.append(tag) }
                     storeErrors.increment()
                     shared.withLock { $0.storeHealthy = false }
                     let retryAt = plan.claimFailed(now: clock.now)

@@ -166,6 +166,22 @@ enum JobSQL {
         """
     }
 
+    /// Put the jobs of one claim (by its owner tag) back to `queued`, giving back their attempt.
+    static func releaseClaim(owner: String, horizon: Double) -> PostgresQuery {
+        """
+        WITH released AS (
+            UPDATE jobs SET state = 'queued', attempts = greatest(attempts - 1, 0),
+                   lease_owner = NULL, lease_token = NULL, leased_until = NULL, updated_at = now()
+            WHERE state = 'running' AND lease_owner = \(owner)
+            RETURNING state, queue, due_at
+        ),
+        \(unescaped: notifyCTE(source: "released", horizon: horizon))
+        SELECT 1 FROM released
+        UNION ALL
+        SELECT NULL FROM notified
+        """
+    }
+
     /// Extend the leases a worker still holds; returns the `(id, token)` pairs extended.
     static func heartbeat(ids: [UUID], tokens: [UUID], leaseSeconds: Double) -> PostgresQuery {
         """

@@ -113,6 +113,13 @@ public struct PostgresJobStore: JobStore {
         return claimed
     }
 
+    public func releaseClaim(owner: String) async throws -> Int {
+        let rows = try await run(JobSQL.releaseClaim(owner: owner, horizon: horizon))
+        var released = 0
+        for marker in try rows.decode(Int32?.self) where marker != nil { released += 1 }
+        return released
+    }
+
     public func complete(_ completions: [Completion]) async throws -> Set<Lease> {
         guard !completions.isEmpty else { return [] }
         var ids: [UUID] = [], tokens: [UUID] = [], recur: [Bool] = [], absolute: [Date] = [], delay: [Double] = []

@@ -59,6 +59,7 @@ import Testing
             return []
         }
         func claim(queue: String, limit: Int, owner: String, lease: Duration) async throws -> [ClaimedJob] { throw Unused() }
+        func releaseClaim(owner: String) async throws -> Int { throw Unused() }
         func complete(_ completions: [Completion]) async throws -> Set<Lease> { throw Unused() }
         func fail(_ lease: Lease, error: String, disposition: FailureDisposition) async throws -> JobState? { throw Unused() }
         func snooze(_ lease: Lease, for delay: Duration) async throws -> Bool { throw Unused() }
