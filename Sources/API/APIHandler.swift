@@ -54,7 +54,7 @@ struct APIHandler: APIProtocol {
         let (userID, created) = try await deps.store.signIn(appleSubjectHash: deps.sealer.keyedHash("apple-subject", subject),
                                                             session: opened)
         sessions(created ? "created" : "signed_in").increment()
-        try? await deps.audit.record(AuditEvent(userID: userID, type: "SIGN_IN", result: "SUCCESS",
+        try? await deps.audit.record(AuditEvent(userID: userID, type: "SIGN_IN", connector: nil, result: "SUCCESS",
                                                 metadata: ["new_account": created ? "true" : "false"]))
         return .ok(.init(body: .json(session(userID: userID, sessionID: opened.id, refresh: refresh))))
     }

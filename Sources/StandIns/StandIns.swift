@@ -6,4 +6,6 @@
 /// `/_fake/...` control plane (a prefix the real services never use) or the equivalent Swift calls.
 ///
 /// - `GoogleStandIn`: OAuth 2.0 authorize, token and revoke endpoints, Calendar v3 and Gmail v1.
+/// - `APNsStandIn`: Apple's push provider API over HTTP/2 and TLS (JWT, headers, error reasons).
+/// - `AppleStandIn`: Sign in with Apple's key set and identity tokens minted for test users.
 public enum StandIns {}

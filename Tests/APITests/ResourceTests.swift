@@ -153,6 +153,7 @@ import Testing
             let first = try await w.call(.GET, "/v1/audit-events?limit=3", token: s.access)
             let items = try #require(first.json["items"] as? [[String: Any]])
             #expect(items.count == 3 && items.allSatisfy { $0["event_type"] as? String == "SIGN_IN" }, "\(first.body)")
+            #expect(items.allSatisfy { $0["connector"] == nil }, "a sign-in names no connector: \(first.body)")
             let cursor = try #require(first.json["next_cursor"] as? String)
             let second = try await w.call(.GET, "/v1/audit-events?limit=3&cursor=\(cursor)", token: s.access)
             #expect((second.json["items"] as? [[String: Any]])?.count == 2 && second.json["next_cursor"] == nil, "\(second.body)")

@@ -1,0 +1,46 @@
+import AlfredCore
+import AlfredTesting
+import Foundation
+import PostgresNIO
+import Testing
+
+/// The README's curl lines (sign in by hand against `alfred dev`) run as written, with only the two
+/// ports swapped for this world's, so a newcomer who pastes them gets what the README says.
+@Suite(.timeLimit(.minutes(5))) struct ReadmeFlowTests {
+    @Test func theReadmeCurlFlowSignsInSetsPreferencesRegistersADeviceAndAsksForDeleteAll() async throws {
+        let script = try Self.readmeFlow()
+        try await APIWorld().run { w in
+            let apple = try await w.apple.baseURL()
+            let runnable = "set -euo pipefail\n" + script
+                .replacingOccurrences(of: "http://127.0.0.1:8086", with: apple)
+                .replacingOccurrences(of: "http://127.0.0.1:8080", with: w.base)
+            let (code, output) = try await run("/bin/bash", ["-c", runnable])
+            #expect(code == 0, "\(output)")
+            #expect(output.contains(#""time_zone" : "UTC""#), "the first GET shows the defaults: \(output)")
+            #expect(output.contains(#""event_type" : "SIGN_IN""#), "\(output)")
+            #expect(output.contains(#""status" : "QUEUED""#), "delete-all was accepted: \(output)")
+
+            // What the lines did, read from the database: one user, Berlin, one device, a delete-all asked.
+            let rows = try await w.owner.query("""
+                SELECT p.time_zone, p.meeting_reminder_minutes, (SELECT count(*) FROM devices d WHERE d.user_id = u.id),
+                       (SELECT count(*) FROM privacy_requests r WHERE r.user_id = u.id)
+                FROM users u JOIN preferences p ON p.user_id = u.id
+                """, logger: TestDatabase.quietLogger).collect()
+            #expect(rows.count == 1)
+            let (zone, minutes, devices, deletions) = try #require(rows.first).decode((String, Int32, Int64, Int64).self)
+            #expect(zone == "Europe/Berlin" && minutes == 10 && devices == 1 && deletions == 1)
+        }
+    }
+
+    /// The shell block after "Signing in by hand" in README.md.
+    static func readmeFlow() throws -> String {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        guard let intro = text.range(of: "Signing in by hand"),
+              let open = text.range(of: "```sh\n", range: intro.upperBound..<text.endIndex),
+              let close = text.range(of: "\n```", range: open.upperBound..<text.endIndex)
+        else { throw APIWorldError("README.md has no curl block after \"Signing in by hand\"") }
+        return String(text[open.upperBound..<close.lowerBound])
+    }
+}
