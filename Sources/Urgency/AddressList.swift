@@ -13,11 +13,10 @@ public enum AddressList {
         var inQuotes = false, escaped = false, commentDepth = 0, inAngle = false
 
         func finish() {
-            let candidate = (angle ?? current).trimmingCharacters(in: .whitespacesAndNewlines)
+            let candidate = trimmed(angle ?? current)
             // A group's display name ends at ':'; what follows is the first member.
-            let address = candidate.split(separator: ":").last.map(String.init)?
-                .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-            if address.contains("@"), !address.contains(" ") { result.append(address.lowercased()) }
+            let address = candidate.split(separator: ":").last.map { trimmed(String($0)) } ?? ""
+            if address.utf8.contains(UInt8(ascii: "@")), !address.utf8.contains(UInt8(ascii: " ")) { result.append(address.lowercased()) }
             current = ""; angle = nil
         }
 
@@ -39,6 +38,14 @@ public enum AddressList {
         }
         finish()
         return result
+    }
+
+    /// Without surrounding white space (natively: this runs for every header of every message).
+    static func trimmed(_ string: String) -> String {
+        let scalars = string.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return String(scalars[first...last])
     }
 
     /// The one sender address of a `From` header, if it has one.

@@ -26,6 +26,16 @@ public enum MessageLines {
             + #""rules":[\#(rules)],"rule_set_version":\#(quoted(decision.ruleSetVersion))}"#
     }
 
+    /// The `--explain` form: the threshold, and for each rule its weight and why (safe text only):
+    /// `{"id":…,"urgent":…,"score":…,"threshold":…,"rules":[{"id":…,"weight":…,"why":…}],"rule_set_version":…}`.
+    public static func encodeExplained(_ decision: UrgencyDecision, messageID: String) -> String {
+        let rules = decision.rules.map {
+            #"{"id":\#(quoted($0.id)),"weight":\#($0.weight),"why":\#(quoted($0.detail ?? ""))}"#
+        }.joined(separator: ",")
+        return #"{"id":\#(quoted(messageID)),"urgent":\#(decision.urgent),"score":\#(decision.score),"threshold":\#(decision.threshold),"#
+            + #""rules":[\#(rules)],"rule_set_version":\#(quoted(decision.ruleSetVersion))}"#
+    }
+
     /// A JSON string literal (RFC 8259 escaping).
     static func quoted(_ string: String) -> String {
         var out = "\""

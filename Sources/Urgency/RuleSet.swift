@@ -29,6 +29,68 @@ public enum RuleID: String, CaseIterable, Sendable, Codable {
     case categoryUpdates = "category_updates"
     case categoryForums = "category_forums"
     case notInInbox = "not_in_inbox"
+
+    // Version 2026-11-24.1: time, intent and sender trust, read from the subject and the snippet.
+    // Signals for urgency.
+    case deadlineSoon = "deadline_soon"
+    case todayMention = "today_mention"
+    case decisionAsk = "decision_ask"
+    case blocking = "blocking"
+    case question = "question"
+    case incident = "incident"
+    case securityEvent = "security_event"
+    case travelDisruption = "travel_disruption"
+    case healthEmergency = "health_event"
+    case childPickup = "child_pickup"
+    case meetingMoved = "meeting_moved"
+    case waitingForYou = "waiting_for_you"
+    // Signals against it.
+    case deadlineLater = "deadline_later"
+    case deadlinePassed = "deadline_passed"
+    case negated = "negated"
+    case closure = "closure"
+    case fyi = "fyi"
+    case marketing = "marketing"
+    case automatedNotice = "automated_notice"
+    case phishing = "phishing"
+    case giftCard = "gift_card"
+    case paymentScam = "payment_scam"
+    case impersonation = "impersonation"
+    case lookalikeDomain = "lookalike_domain"
+    /// Not a signal: its weight is the floor (e.g. -30) below which the bulk and machine-mail rules
+    /// together may not pull a message that carries a strong event signal (security, incident, travel,
+    /// health). It fires with the positive difference, so a fraud alert from a no-reply sender in
+    /// Updates is weighed, not vetoed.
+    case bulkFloor = "bulk_floor"
+
+    /// The rules whose weights `bulk_floor` limits.
+    static let bulkRules: Set<RuleID> = [.listUnsubscribe, .listID, .precedenceBulk, .autoSubmitted, .noreplySender,
+                                         .categoryUpdates, .categoryForums, .categorySocial, .automatedNotice]
+    /// Strong event signals that bring the floor into play.
+    static let strongEvents: Set<RuleID> = [.securityEvent, .incident, .travelDisruption, .healthEmergency]
+}
+
+/// Named phrase lists of a rule set (`phrases` in the JSON), each per language. Content families
+/// drive the rule of the same name; time families are the vocabulary of the deadline reader.
+public enum PhraseFamily: String, CaseIterable, Sendable, Codable {
+    // Content: each fires its rule (`decision_ask:fr` …).
+    case decisionAsk = "decision_ask", blocking, incident, security, negated, closure, fyi, marketing
+    case automatedNotice = "automated_notice", phishing, giftCard = "gift_card"
+    case health, pickup
+    // Combinations: a rule fires only when its families meet (transport + problem, change + today, …).
+    case travelTransport = "travel_transport", travelProblem = "travel_problem"
+    case meetingChange = "meeting_change", meetingWord = "meeting_word", waitingForYou = "waiting_for_you"
+    case paymentAsk = "payment_ask", secrecy
+    /// Bank details said to have changed: a payment ask that needs no secrecy to be a scam.
+    case bankChange = "bank_change"
+    /// Words that, right before an urgency word or a closure word, turn it around ("not", "nicht", "pas").
+    case negator
+    // Time vocabulary.
+    case today, tomorrow, yesterday, dayAfterTomorrow = "day_after_tomorrow"
+    case todayDeadline = "today_deadline", tonight, afternoon, morning, noon, midnight, endOfDay = "end_of_day"
+    case withinHour = "within_hour", later, since, ago, within, minutes, hours, userTime = "user_time"
+    case monday, tuesday, wednesday, thursday, friday, saturday, sunday
+    case january, february, march, april, may, june, july, august, september, october, november, december
 }
 
 /// Versioned urgency rules as data: weights, thresholds and the word lists the rules match.
@@ -74,15 +136,21 @@ public struct RuleSet: Sendable, Equatable, Codable {
     public var autoReplyPrefixes: [String]
     /// Substrings of a sender's local part (with `.`, `-`, `_` removed) that mark a machine sender.
     public var automatedSenders: [String]
+    /// Phrase lists by family and language: what the content and time rules read.
+    public var phrases: [PhraseFamily: [LanguageWords]]
+    /// Display-name words that claim an executive role ("ceo", "geschaftsfuhrer", "pdg" …), folded.
+    public var executiveTitles: [String]
 
     public init(version: String, threshold: Int, quietHoursThreshold: Int, weights: [RuleID: Int],
                 urgencyWords: [LanguageWords], replyPrefixes: [String] = [], invitationPrefixes: [String] = [],
                 calendarResponsePrefixes: [String] = [], autoReplyPrefixes: [String] = [],
-                automatedSenders: [String] = []) throws {
+                automatedSenders: [String] = [], phrases: [PhraseFamily: [LanguageWords]] = [:],
+                executiveTitles: [String] = []) throws {
         self.version = version; self.threshold = threshold; self.quietHoursThreshold = quietHoursThreshold
         self.weights = weights; self.urgencyWords = urgencyWords; self.replyPrefixes = replyPrefixes
         self.invitationPrefixes = invitationPrefixes; self.calendarResponsePrefixes = calendarResponsePrefixes
         self.autoReplyPrefixes = autoReplyPrefixes; self.automatedSenders = automatedSenders
+        self.phrases = phrases; self.executiveTitles = executiveTitles
         try validate()
     }
 
@@ -126,12 +194,12 @@ public struct RuleSet: Sendable, Equatable, Codable {
         if quietHoursThreshold <= threshold {
             throw RuleSetError(.invalid, detail: "quiet_hours_threshold (\(quietHoursThreshold)) must be above threshold (\(threshold))")
         }
-        for entry in urgencyWords {
+        for entry in urgencyWords + phrases.values.flatMap({ $0 }) {
             if entry.language.isEmpty || entry.language.contains(where: { !$0.isLetter && $0 != "-" }) {
                 throw RuleSetError(.invalid, detail: "urgency_words language '\(entry.language)' must be a language code such as 'de'")
             }
             if let empty = entry.words.first(where: { Text.phrase($0).isEmpty }) {
-                throw RuleSetError(.invalid, detail: "urgency_words[\(entry.language)] has a word without letters: '\(empty)'")
+                throw RuleSetError(.invalid, detail: "a phrase list [\(entry.language)] has a word without letters: '\(empty)'")
             }
         }
     }
@@ -145,6 +213,8 @@ public struct RuleSet: Sendable, Equatable, Codable {
         case calendarResponsePrefixes = "calendar_response_prefixes"
         case autoReplyPrefixes = "auto_reply_prefixes"
         case automatedSenders = "automated_senders"
+        case phrases
+        case executiveTitles = "executive_titles"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -168,7 +238,21 @@ public struct RuleSet: Sendable, Equatable, Codable {
             invitationPrefixes: try container.decodeIfPresent([String].self, forKey: .invitationPrefixes) ?? [],
             calendarResponsePrefixes: try container.decodeIfPresent([String].self, forKey: .calendarResponsePrefixes) ?? [],
             autoReplyPrefixes: try container.decodeIfPresent([String].self, forKey: .autoReplyPrefixes) ?? [],
-            automatedSenders: try container.decodeIfPresent([String].self, forKey: .automatedSenders) ?? [])
+            automatedSenders: try container.decodeIfPresent([String].self, forKey: .automatedSenders) ?? [],
+            phrases: try Self.decodePhrases(container.decodeIfPresent([String: [LanguageWords]].self, forKey: .phrases) ?? [:]),
+            executiveTitles: try container.decodeIfPresent([String].self, forKey: .executiveTitles) ?? [])
+    }
+
+    /// Family names are checked like rule ids: a typo is an error, not a silently empty family.
+    static func decodePhrases(_ raw: [String: [LanguageWords]]) throws -> [PhraseFamily: [LanguageWords]] {
+        var phrases: [PhraseFamily: [LanguageWords]] = [:]
+        for (key, value) in raw {
+            guard let family = PhraseFamily(rawValue: key) else {
+                throw RuleSetError(.invalid, detail: "unknown phrase family '\(key)' in phrases")
+            }
+            phrases[family] = value
+        }
+        return phrases
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -183,6 +267,8 @@ public struct RuleSet: Sendable, Equatable, Codable {
         try container.encode(calendarResponsePrefixes, forKey: .calendarResponsePrefixes)
         try container.encode(autoReplyPrefixes, forKey: .autoReplyPrefixes)
         try container.encode(automatedSenders, forKey: .automatedSenders)
+        try container.encode(Dictionary(uniqueKeysWithValues: phrases.map { ($0.key.rawValue, $0.value) }), forKey: .phrases)
+        try container.encode(executiveTitles, forKey: .executiveTitles)
     }
 }
 
@@ -233,6 +319,62 @@ enum DecodingFailure {
         default:
             String(describing: type).hasPrefix("Array") ? "an array" :
                 String(describing: type).hasPrefix("Dictionary") ? "an object" : "a \(type)"
+        }
+    }
+}
+
+extension RuleID {
+    /// What the rule means, for `--explain`: fixed text, never message data.
+    public var summary: String {
+        switch self {
+        case .vipSender: "sender is on the user's VIP list"
+        case .gmailImportant: "Gmail marked it important"
+        case .gmailStarred: "the user starred it"
+        case .urgencyWord: "an urgency word"
+        case .userKeyword: "one of the user's keywords"
+        case .directTo: "addressed to the user in To"
+        case .ownThreadReply: "a reply in a thread the user wrote in"
+        case .inviteToday: "a calendar invitation for the rest of today"
+        case .ccOnly: "the user is only in Cc"
+        case .notAddressed: "not addressed to the user (a list or Bcc)"
+        case .inviteNotToday: "a calendar invitation for another day"
+        case .calendarResponse: "a reply to an invitation"
+        case .listUnsubscribe: "bulk mail (List-Unsubscribe)"
+        case .listID: "mailing-list mail (List-Id)"
+        case .precedenceBulk: "bulk precedence"
+        case .autoSubmitted: "sent by a machine (Auto-Submitted)"
+        case .autoReplySubject: "an automatic reply"
+        case .noreplySender: "a no-reply or notification sender"
+        case .categoryPromotions: "Gmail's Promotions category"
+        case .categorySocial: "Gmail's Social category"
+        case .categoryUpdates: "Gmail's Updates category"
+        case .categoryForums: "Gmail's Forums category"
+        case .notInInbox: "a filter kept it out of the inbox"
+        case .deadlineSoon: "a deadline still ahead today or within hours"
+        case .todayMention: "names today"
+        case .decisionAsk: "asks for a decision or approval"
+        case .blocking: "something is blocked or due"
+        case .question: "asks the user a question"
+        case .incident: "a live incident or page"
+        case .securityEvent: "a security event"
+        case .travelDisruption: "same-day travel disruption"
+        case .healthEmergency: "a health or family emergency"
+        case .childPickup: "asks to pick someone up"
+        case .meetingMoved: "a meeting moved to today"
+        case .waitingForYou: "people are waiting for the user"
+        case .deadlineLater: "the time named is days away"
+        case .deadlinePassed: "the time named has passed"
+        case .negated: "says it is not urgent or can wait"
+        case .closure: "says it is resolved"
+        case .fyi: "for information only"
+        case .marketing: "marketing wording"
+        case .automatedNotice: "a routine automated notice"
+        case .phishing: "phishing-style account scare"
+        case .giftCard: "asks for gift cards"
+        case .paymentScam: "a secret or pressured payment ask"
+        case .impersonation: "display name impersonates someone"
+        case .lookalikeDomain: "a look-alike domain"
+        case .bulkFloor: "machine-mail penalties limited by a strong event"
         }
     }
 }

@@ -6,9 +6,42 @@ enum Text {
     /// Case-, diacritic- and width-insensitive form: "IMMÉDIATEMENT" and "immediatement" fold alike.
     /// `ß` is spelled out because diacritic folding keeps it and a subject may say "Strasse" or "Straße".
     static func fold(_ string: String) -> String {
-        string.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-            .replacingOccurrences(of: "ß", with: "ss")
+        // Fast path (the common case, and the scoring budget is tens of microseconds): ASCII and the
+        // accented Latin letters of the supported languages, folded natively. Anything else (full-width
+        // forms, other scripts) goes through Foundation, which gives the same result more slowly.
+        var out = String.UnicodeScalarView()
+        for scalar in string.unicodeScalars {
+            if scalar.isASCII {
+                out.append(scalar.value >= 65 && scalar.value <= 90 ? Unicode.Scalar(scalar.value + 32)! : scalar)
+            } else if let folded = latin[scalar] {
+                out.append(contentsOf: folded.unicodeScalars)
+            } else if scalar.properties.isAlphabetic || scalar.properties.generalCategory == .nonspacingMark {
+                return string.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+                    .replacingOccurrences(of: "ß", with: "ss")
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
     }
+
+    /// Accented Latin letters (both cases) and their folded forms, as Foundation folds them.
+    static let latin: [Unicode.Scalar: String] = {
+        var table: [Unicode.Scalar: String] = ["ß": "ss", "ẞ": "ss"]
+        let groups: [(String, String)] = [
+            ("àáâãäåāăą", "a"), ("çćĉċč", "c"), ("ďđ", "d"), ("èéêëēĕėęě", "e"), ("ĝğġģ", "g"), ("ĥħ", "h"),
+            ("ìíîïĩīĭįı", "i"), ("ĵ", "j"), ("ķ", "k"), ("ĺļľŀł", "l"), ("ñńņňŉ", "n"), ("òóôõöōŏő", "o"),
+            ("ŕŗř", "r"), ("śŝşš", "s"), ("ţťŧ", "t"), ("ùúûüũūŭůűų", "u"), ("ŵ", "w"), ("ýÿŷ", "y"), ("źżž", "z"),
+        ]
+        for (letters, base) in groups {
+            for scalar in letters.unicodeScalars { table[scalar] = base }
+            for scalar in letters.uppercased().unicodeScalars where table[scalar] == nil { table[scalar] = base }
+        }
+        // Letters Foundation does not decompose keep their lower-case form.
+        for (upper, lower) in [("Ø", "ø"), ("Æ", "æ"), ("Œ", "œ"), ("Ł", "l"), ("Đ", "d")] { table[upper.unicodeScalars.first!] = lower }
+        for letter in ["ø", "æ", "œ"] { table[letter.unicodeScalars.first!] = letter }
+        return table
+    }()
 
     /// Folded words: maximal runs of letters and digits. Everything else (spaces, punctuation,
     /// apostrophes, hyphens) is a boundary, so "insurgent" is one word and never contains "urgent",
@@ -53,11 +86,194 @@ enum Text {
 
     /// True when `subject` (already stripped of reply markers) starts with `prefix` followed by a colon,
     /// compared folded and ignoring spaces before the colon ("Invitation:", French "Invitation :").
+    /// The same test on an already folded subject and prefix (the scorer folds each once).
+    static func hasFoldedColonPrefix(_ folded: String, _ wanted: String) -> Bool {
+        guard folded.hasPrefix(wanted) else { return false }
+        let rest = folded.dropFirst(wanted.count).drop { $0 == " " || $0 == "\u{00A0}" }
+        return rest.first == ":" || rest.first == "："
+    }
+
     static func hasColonPrefix(_ subject: String, _ prefix: String) -> Bool {
         let folded = fold(subject)
         let wanted = fold(prefix)
         guard folded.hasPrefix(wanted) else { return false }
         let rest = folded.dropFirst(wanted.count).drop { $0 == " " || $0 == "\u{00A0}" }
         return rest.first == ":" || rest.first == "："
+    }
+}
+
+// MARK: - Subject and snippet as one token stream
+
+extension Text {
+    /// Gmail's snippet keeps HTML entities (`&#39;`, `&amp;`, `&quot;`, `&gt;`, `&nbsp;`, `&#x27;`):
+    /// decoded here so "don&#39;t" reads as "don't" and "Einstellungen &gt; Sicherheit" as ">".
+    static func decodingEntities(_ string: String) -> String {
+        guard string.utf8.contains(UInt8(ascii: "&")) else { return string }
+        var out = ""
+        out.reserveCapacity(string.utf8.count)
+        var rest = Substring(string)
+        while let amp = rest.firstIndex(of: "&") {
+            out += rest[..<amp]
+            let after = rest[rest.index(after: amp)...]
+            guard let semi = after.prefix(10).firstIndex(of: ";") else { out.append("&"); rest = after; continue }
+            let name = after[..<semi]
+            var decoded: String?
+            if name.hasPrefix("#x") || name.hasPrefix("#X") {
+                decoded = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+            } else if name.hasPrefix("#") {
+                decoded = UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+            } else {
+                decoded = entities[String(name)]
+            }
+            if let decoded { out += decoded; rest = after[after.index(after: semi)...] } else { out.append("&"); rest = after }
+        }
+        out += rest
+        return out
+    }
+
+    static let entities: [String: String] = [
+        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " ", "rsquo": "'", "lsquo": "'",
+        "rdquo": "\"", "ldquo": "\"", "ndash": "–", "mdash": "—", "hellip": "…", "euro": "€", "laquo": "«", "raquo": "»",
+    ]
+
+    /// Folded markers that start quoted or forwarded text in a snippet. What follows them was written
+    /// by someone else (or earlier), so the rules stop reading there.
+    static let quoteMarkers = [
+        "wrote:", "schrieb:", "schrieb ", "a ecrit", "escribio", "-----original message", "original message",
+        "forwarded message", "ursprungliche nachricht", "weitergeleitete nachricht", "message d'origine",
+        "message transfere", "mensaje original", "mensaje reenviado",
+    ]
+    /// Words that open an attribution line ("On Tue, Anna wrote:", "Am Mo., 23. Nov. … schrieb").
+    static let attributionOpeners = [" on ", " am ", " le ", " el ", "\non ", "\nam "]
+
+    /// The folded snippet up to the first quote or forward marker (searched as bytes: this runs for
+    /// every message, and the markers are ASCII once folded).
+    static func ownText(ofFoldedSnippet snippet: String) -> Substring {
+        let bytes = Array(snippet.utf8)
+        func find(_ pattern: [UInt8], in range: Range<Int>, last: Bool = false) -> Int? {
+            guard let first = pattern.first, range.count >= pattern.count else { return nil }
+            var found: Int?
+            var index = range.lowerBound
+            while index + pattern.count <= range.upperBound {
+                if bytes[index] == first, bytes[index..<index + pattern.count].elementsEqual(pattern) {
+                    found = index
+                    if !last { return index }
+                }
+                index += 1
+            }
+            return found
+        }
+        var cut = bytes.count
+        for marker in quoteMarkerBytes { if let at = find(marker, in: 0..<cut) { cut = at } }
+        guard cut < bytes.count else { return snippet[...] }
+        // Back up to the attribution's opener when it is close before the marker.
+        let window = max(0, cut - 120)
+        var start = cut
+        if window == 0, attributionOpenerBytes.contains(where: { bytes.starts(with: $0.dropFirst()) }) {
+            start = 0
+        } else {
+            for opener in attributionOpenerBytes { if let at = find(opener, in: window..<cut, last: true), at < start { start = at } }
+        }
+        let utf8 = snippet.utf8
+        let end = utf8.index(utf8.startIndex, offsetBy: start)
+        return snippet[..<(end.samePosition(in: snippet) ?? snippet.endIndex)]
+    }
+
+    static let quoteMarkerBytes = quoteMarkers.map { Array($0.utf8) }
+    static let attributionOpenerBytes = attributionOpeners.map { Array($0.utf8) }
+}
+
+/// One token of folded text: a run of letters or a run of ASCII digits (so "14h30" is 14, h, 30 and
+/// "3pm" is 3, pm), with the separator text before it, which the time reader needs (":" in 15:00).
+struct Token: Sendable {
+    var text: Substring
+    var isNumber: Bool
+    /// Separator characters between the previous token and this one ("" when adjacent).
+    var gap: Substring
+    /// True for tokens of the subject (the snippet follows it in the same stream).
+    var inSubject: Bool
+    /// True when a sentence boundary (., !, ?, newline, or the subject/snippet seam) lies in `gap`.
+    var newSentence: Bool
+}
+
+extension Text {
+    static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII ? (scalar.value >= 97 && scalar.value <= 122) || (scalar.value >= 65 && scalar.value <= 90)
+            : scalar.properties.isAlphabetic
+    }
+
+    static func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value >= 48 && scalar.value <= 57 }
+
+    /// Tokens of already folded text.
+    static func tokens(_ folded: Substring, inSubject: Bool, into result: inout [Token]) {
+        let scalars = folded.unicodeScalars
+        var index = scalars.startIndex
+        var gapStart = index
+        var first = true
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            let letter = isLetter(scalar), digit = isDigit(scalar)
+            guard letter || digit else { index = scalars.index(after: index); continue }
+            let start = index
+            while index < scalars.endIndex {
+                let next = scalars[index]
+                if digit ? !isDigit(next) : !isLetter(next) { break }
+                index = scalars.index(after: index)
+            }
+            let gap = Substring(scalars[gapStart..<start])
+            let boundary = first || gap.contains { $0 == "." || $0 == "!" || $0 == "?" || $0 == "\n" || $0 == ";" }
+            result.append(Token(text: Substring(scalars[start..<index]), isNumber: digit, gap: gap,
+                                inSubject: inSubject, newSentence: boundary))
+            gapStart = index
+            first = false
+        }
+    }
+
+    static func tokenList(_ string: String) -> [String] {
+        var out: [Token] = []
+        tokens(Substring(fold(string)), inSubject: false, into: &out)
+        return out.map { String($0.text) }
+    }
+}
+
+/// Phrases of many families and languages compiled into one lookup by first token, so a message is
+/// matched in one pass over its tokens however many phrases the rule set lists.
+struct PhraseIndex: Sendable {
+    struct Entry: Sendable { var tokens: [String]; var family: PhraseFamily?; var language: String; var rank: Int }
+    struct Match: Sendable { var family: PhraseFamily?; var language: String; var rank: Int; var start: Int; var length: Int }
+    private var byFirst: [String: [Entry]] = [:]
+    var isEmpty: Bool { byFirst.isEmpty }
+
+    /// `rank` orders languages where the caller needs a stable first (the urgency words' list order).
+    init(_ lists: [(family: PhraseFamily?, language: String, rank: Int, phrases: [String])]) {
+        for list in lists {
+            for phrase in list.phrases {
+                let tokens = Text.tokenList(phrase)
+                guard let first = tokens.first else { continue }
+                byFirst[first, default: []].append(Entry(tokens: tokens, family: list.family, language: list.language, rank: list.rank))
+            }
+        }
+        // Longer phrases first, so "not urgent" is seen before "urgent" where both start alike.
+        for key in byFirst.keys { byFirst[key]!.sort { $0.tokens.count > $1.tokens.count } }
+    }
+
+    func matches(in tokens: [Token]) -> [Match] {
+        var found: [Match] = []
+        for start in tokens.indices {
+            guard let entries = byFirst[String(tokens[start].text)] else { continue }
+            for entry in entries where start + entry.tokens.count <= tokens.count {
+                var ok = true
+                var offset = 1
+                while offset < entry.tokens.count {
+                    if tokens[start + offset].text != entry.tokens[offset] { ok = false; break }
+                    offset += 1
+                }
+                if ok {
+                    found.append(Match(family: entry.family, language: entry.language, rank: entry.rank, start: start,
+                                       length: entry.tokens.count))
+                }
+            }
+        }
+        return found
     }
 }

@@ -16,7 +16,7 @@ import Store
 @main
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "alfred-bench", abstract: "Benchmarks for Alfred's worker service.", subcommands: [QueueBench.self, BrokerBench.self, GoogleBench.self, BurstBench.self, PrivacyBench.self, RestartBench.self, APIBench.self])
+        commandName: "alfred-bench", abstract: "Benchmarks for Alfred's worker service.", subcommands: [QueueBench.self, BrokerBench.self, GoogleBench.self, BurstBench.self, PrivacyBench.self, RestartBench.self, APIBench.self, UrgencyBench.self])
 }
 
 struct QueueBench: AsyncParsableCommand {

@@ -84,7 +84,8 @@ struct Evaluation {
             false negatives:
             \(show(result.falseNegatives))
             """)
-        // Measured with 2026-11-21.2: precision 0.902, recall 0.892, F1 0.897.
+        // Measured with 2026-11-21.2: precision 0.902, recall 0.892, F1 0.897; with 2026-11-24.1 (issue #17:
+        // snippet, time, intent and trust rules, tuned on the new corpus, not on these) 0.882, 0.904, 0.893.
         #expect(result.precision >= 0.88)
         #expect(result.recall >= 0.86)
         #expect(result.f1 >= 0.87)
