@@ -128,7 +128,7 @@ public struct GmailClient: Sendable {
         return Array(ids.prefix(max(0, maxResults)))
     }
 
-    /// One message's labels and the named headers (`format=metadata`, no `snippet`); nil when it no
+    /// One message's labels, snippet and the named headers (`format=metadata`: no body); nil when it no
     /// longer exists (deleted between the history and now).
     public func message(id: String, headers: [String] = metadataHeaders) async throws -> GmailMessage? {
         let query = [("format", "metadata")] + headers.map { ("metadataHeaders", $0) }

@@ -9,9 +9,10 @@ enum PartialResponse {
     /// An `events.list` page: paging and sync cursors, the calendar's zone, and the events.
     static let eventsPage = "nextPageToken,nextSyncToken,timeZone,items(\(event))"
 
-    /// One Gmail message: ids, labels, history id, dates and the requested headers. Leaves out
-    /// `snippet`, a piece of the body, which the urgency rules do not read (metadata only).
-    static let gmailMessage = "id,threadId,labelIds,historyId,internalDate,sizeEstimate,payload(mimeType,headers)"
+    /// One Gmail message: ids, labels, history id, dates, the requested headers and `snippet` (Gmail's
+    /// first ~200 characters of the text), which the urgency rules read for deadlines and asks in
+    /// memory; it is never stored or logged. No body.
+    static let gmailMessage = "id,threadId,labelIds,snippet,historyId,internalDate,sizeEstimate,payload(mimeType,headers)"
 
     /// `settings/timezone`.
     static let timeZoneSetting = "value"

@@ -15,6 +15,7 @@ import Testing
         "Board sync Project Falcon", "Room 4.12 Babbage wing", "Dentist Dr Molar", "Offsite Lisbon",
         "Standup Crocodile", "One-on-one Grace", "production database down", "Weekly pastry digest",
         "grace.hopper@navy.example", "digest@pastry.example", "ada.lovelace@example.com", "abc-defg-hij",
+        "Replica lag forty minutes",  // a snippet: read by the urgency rules in memory, never kept
     ]
 
     /// The scenario with the board meeting `minutes` from now.
@@ -109,7 +110,8 @@ import Testing
             // a newsletter does not.
             _ = try world.google.deliverMessage(GoogleStandIn.SeedMessage(
                 id: "m-urgent", from: "Grace Hopper <grace.hopper@navy.example>", to: AssistantWorld.email,
-                subject: "URGENT: production database down", labelIds: ["INBOX", "UNREAD", "IMPORTANT"]), toUser: AssistantWorld.email)
+                subject: "URGENT: production database down", labelIds: ["INBOX", "UNREAD", "IMPORTANT"],
+                snippet: "Replica lag forty minutes and failover blocked, can you join the bridge"), toUser: AssistantWorld.email)
             _ = try world.google.deliverMessage(GoogleStandIn.SeedMessage(
                 id: "m-news", from: "Pastry News <digest@pastry.example>", to: AssistantWorld.email,
                 subject: "Weekly pastry digest", labelIds: ["INBOX", "UNREAD", "CATEGORY_PROMOTIONS"],
