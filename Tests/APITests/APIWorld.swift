@@ -111,7 +111,7 @@ struct APIWorld {
                 sealer: sealer, sessionKey: Array(repeating: 7, count: 32), http: HTTPClient.shared, logger: logger,
                 metrics: metrics, onListening: { port.set($0) })
             return try await withRunningServices([server], logger: quiet) {
-                let http = HTTPClient(eventLoopGroupProvider: .singleton)
+                let http = TestHTTP.client()
                 let running = Running(base: "http://127.0.0.1:\(await port.value())", http: http, apple: apple, owner: owner, url: url,
                                       logs: logs, sealer: sealer, metrics: metrics)
                 // The client goes first: its connections close before the server stops.

@@ -154,10 +154,14 @@ import Testing
             let original = try #require(try await calendar.event(eventID: "moving"))
             #expect(original.summary?.unsafeValue == "Dentist")
 
-            try google.standIn.upsertEvent(Seed(id: "moving", summary: "Dentist", startInMinutes: 150), forUser: H.email)
+            // Moved by exactly 90 minutes (absolute times: a relative seed would be read against the
+            // stand-in's clock at upsert time, which a starved test process reaches late).
+            let originalStart = try #require(original.start?.instant)
+            let later = originalStart.addingTimeInterval(90 * 60)
+            try google.standIn.upsertEvent(Seed(id: "moving", summary: "Dentist", start: later.formatted(.iso8601),
+                                                end: later.addingTimeInterval(3600).formatted(.iso8601)), forUser: H.email)
             let moved = try #require(try await calendar.event(eventID: "moving"))
-            let shift = try #require(moved.start?.instant).timeIntervalSince(try #require(original.start?.instant))
-            #expect(abs(shift - 90 * 60) < 30)  // seeds are relative to the stand-in's now at upsert time
+            #expect(moved.start?.instant == later)
 
             try google.standIn.cancelEvent(id: "doomed", forUser: H.email)
             #expect(try await calendar.event(eventID: "doomed") == nil)

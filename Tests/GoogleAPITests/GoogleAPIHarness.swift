@@ -73,7 +73,7 @@ struct GoogleAPIHarness: Sendable {
         try await withRunningServices([standIn], logger: logger) {
             // Waiting for the port also means the service runs before we shut it down.
             let baseURL = try await standIn.baseURL()
-            let client = HTTPClient(eventLoopGroupProvider: .singleton)
+            let client = TestHTTP.client()
             // The client goes first: its connections close before the server stops.
             do {
                 try await body(GoogleAPIHarness(

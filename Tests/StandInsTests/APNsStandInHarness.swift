@@ -66,7 +66,7 @@ struct APNsHarness {
         tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(try ca.get().caCertificatePEM.utf8)))
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
         configuration.httpVersion = .automatic  // HTTP/2 when ALPN offers it
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        return TestHTTP.client(configuration)
     }
 
     // MARK: Provider tokens, minted here independently of Sources/APNs

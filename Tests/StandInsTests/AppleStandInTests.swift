@@ -247,7 +247,7 @@ struct AppleHarness {
         let standIn = AppleStandIn(configuration: .init(audience: bundleID), clock: StandInClock(now: { start }), logger: logger)
         try await withRunningServices([standIn], logger: logger) {
             let baseURL = try await standIn.baseURL()
-            let client = HTTPClient(eventLoopGroupProvider: .singleton)
+            let client = TestHTTP.client()
             // The client goes first: its connections close before the server stops.
             do {
                 try await body(AppleHarness(standIn: standIn, client: client, baseURL: baseURL))

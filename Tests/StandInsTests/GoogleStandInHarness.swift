@@ -45,8 +45,7 @@ struct GoogleHarness {
         try await withRunningServices([standIn], logger: logger) {
             // Waiting for the bound port also means the service runs before we shut it down.
             let baseURL = try await standIn.baseURL()
-            let client = HTTPClient(eventLoopGroupProvider: .singleton,
-                                    configuration: .init(redirectConfiguration: .disallow))
+            let client = TestHTTP.client(.init(redirectConfiguration: .disallow))
             // The client goes first: its connections close before the server stops.
             do {
                 try await body(GoogleHarness(standIn: standIn, client: client, baseURL: baseURL))

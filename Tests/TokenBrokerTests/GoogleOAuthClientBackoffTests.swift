@@ -29,7 +29,7 @@ import Testing
                                                                 clientID: BrokerWorld.clientID,
                                                                 clientSecret: Redacted(BrokerWorld.clientSecret))
             configure(&configuration)
-            let http = HTTPClient(eventLoopGroupProvider: .singleton)
+            let http = TestHTTP.client()
             do {
                 let client = GoogleOAuthClient(configuration: configuration, http: http, logger: logger, clock: clock, random: random)
                 let (code, verifier) = try await ConsentBrowser.authorize(
