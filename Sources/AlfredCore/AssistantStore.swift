@@ -39,11 +39,22 @@ public struct OutboundNotification: Sendable {
     public let deadline: Date?
     /// When the user should have had it; delivery's lateness is measured from here.
     public let scheduledAt: Date?
+    /// An urgent-mail alert's rules, kept on its ledger row so the user's verdict is counted by rule.
+    public var urgency: AlertRules?
 
     public init(userID: UUID, kind: String, idempotencyKey: String, job: NewJob, deadline: Date?, scheduledAt: Date? = nil) {
         self.userID = userID; self.kind = kind; self.idempotencyKey = idempotencyKey; self.job = job; self.deadline = deadline
         self.scheduledAt = scheduledAt
     }
+}
+
+/// The urgency rules behind an urgent-mail alert: the ids of the rules that pushed it over the bar
+/// (positive weight; sorted, without duplicates) and the rule-set version. Ids and a version only,
+/// never message data: they become metric labels when the user says whether the alert was urgent.
+public struct AlertRules: Sendable, Equatable {
+    public let ids: [String]
+    public let ruleSet: String
+    public init(ids: [String], ruleSet: String) { self.ids = ids; self.ruleSet = ruleSet }
 }
 
 /// Mail judged urgent: alerted at once, or held (quiet hours) for the morning brief.
@@ -85,9 +96,10 @@ public protocol AssistantStore: Sendable {
     /// Urgent mail recorded since `since`, newest first, at most `limit`.
     func mailAlerts(userID: UUID, since: Date, limit: Int) async throws -> [MailAlert]
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any AssistantTransaction) async throws -> T) async throws -> T
-    /// Records the user's verdict on an urgent-mail notification; false if there is no such
-    /// notification of this user or it already has a verdict.
-    func recordFeedback(userID: UUID, idempotencyKey: String, verdict: String) async throws -> Bool
+    /// Records the user's verdict on an urgent-mail notification and returns the rule ids stored with
+    /// it (empty for an alert that has none); nil if there is no such notification of this user or it
+    /// already has a verdict (so a verdict is counted once).
+    func recordFeedback(userID: UUID, idempotencyKey: String, verdict: String) async throws -> [String]?
     /// Finishes notifications whose push job ended without delivery finishing them; returns
     /// (kind, final state) for each, so they are counted.
     func finishAbandonedNotifications() async throws -> [(kind: String, state: String)]

@@ -66,6 +66,14 @@ extension MetricName {
     /// User feedback on urgent-mail alerts (the `feedback.urgent` job). Label `verdict`
     /// (false_positive|confirmed).
     public static let urgentFeedback = "alfred_urgent_feedback_total"
+    /// Urgent-mail alerts created (`mail.urgent` notifications), once per rule that pushed the alert over
+    /// the bar (issue #17). Label `rule`: a rule id with its `:language` qualifier kept (`urgency_word:de`),
+    /// a bounded set; ids outside the rule set are `other`. Never message content.
+    public static let urgencyAlerts = "alfred_urgency_alerts_total"
+    /// User verdicts on urgent-mail alerts, once per rule of the alert (issue #17). Labels `rule` (as
+    /// `urgencyAlerts`), `verdict` (false_positive|confirmed). Per rule, the false_positive count over
+    /// `urgencyAlerts` is that rule's false-positive rate.
+    public static let urgencyFeedback = "alfred_urgency_feedback_total"
     /// Delete-all completion time, request to final audit record (issue #6). No labels.
     public static let deleteAllDuration = "alfred_delete_all_duration_seconds"
     /// API requests answered (issue #15). Labels `route` (the route pattern, or `unmatched`),
@@ -116,6 +124,8 @@ extension MetricName {
         devicesRetired: "Device tokens retired after APNs said they are dead, by reason.",
         apnsProviderTokenMints: "APNs provider tokens minted by the broker, by trigger.",
         urgentFeedback: "User verdicts on urgent-mail alerts, by verdict.",
+        urgencyAlerts: "Urgent-mail alerts created, once per urgency rule that made the alert, by rule.",
+        urgencyFeedback: "User verdicts on urgent-mail alerts, once per urgency rule of the alert, by rule and verdict.",
         deleteAllDuration: "Delete-all completion time, request to final audit record.",
         apiRequests: "API requests answered, by route pattern, method and status class.",
         apiRequestDuration: "API request handling time, by route pattern and method.",

@@ -1,6 +1,7 @@
 import AlfredCore
 import Foundation
 import Logging
+import Metrics
 import Urgency
 
 /// What every assistant job shares: storage, Google readers, the host sealer, the clock and the
@@ -40,15 +41,18 @@ public struct AssistantEnvironment: Sendable {
     public let now: @Sendable () -> Date
     /// Where connector fetches are audited (nil: not audited, for tools that only read).
     public let audit: (any AuditRecorder)?
+    /// Where the per-rule urgency counters go (tests pass their own; the worker's is the process-wide one).
+    public let metrics: any MetricsFactory
     let logger: Logger
     let outbox: Outbox
     let composer = Composer()
 
     public init(store: any AssistantStore, jobs: any JobStore, readers: any GoogleReaders, sealer: HostSealer,
                 ruleSet: RuleSet = .standard, intervals: Intervals = Intervals(), audit: (any AuditRecorder)? = nil,
-                logger: Logger = Logger(label: "alfred.assistant"), now: @escaping @Sendable () -> Date = Date.init) {
+                logger: Logger = Logger(label: "alfred.assistant"), now: @escaping @Sendable () -> Date = Date.init,
+                metrics: any MetricsFactory = MetricsSystem.factory) {
         self.store = store; self.jobs = jobs; self.readers = readers; self.sealer = sealer; self.ruleSet = ruleSet
-        self.intervals = intervals; self.audit = audit; self.logger = logger; self.now = now
+        self.intervals = intervals; self.audit = audit; self.logger = logger; self.now = now; self.metrics = metrics
         outbox = Outbox(sealer: sealer)
     }
 

@@ -54,7 +54,7 @@ public struct MailCheckHandler: JobHandler {
         }
 
         let quiet = user.isQuiet(now)
-        var scored: [(message: GmailMessage, alert: MailAlert)] = []
+        var scored: [(message: GmailMessage, alert: MailAlert, decision: UrgencyDecision)] = []
         for message in messages {
             let decision = scorer.score(message, now: now)
             AssistantMetrics.mailScored.increment()
@@ -67,7 +67,7 @@ public struct MailCheckHandler: JobHandler {
             scored.append((message, MailAlert(
                 messageKey: "mail:" + env.sealer.keyedHash("mail", user.userID.uuidString, message.id),
                 messageSealed: try env.sealer.seal(Array(message.id.utf8), purpose: .mailID, userID: user.userID),
-                disposition: loud ? .alerted : .held, score: decision.score)))
+                disposition: loud ? .alerted : .held, score: decision.score), decision))
         }
 
         let candidates = scored
@@ -86,21 +86,28 @@ public struct MailCheckHandler: JobHandler {
         let userID = user.userID, connector = user.connector
         let composer = env.composer, outbox = env.outbox, sealer = env.sealer
         let deadline = now.addingTimeInterval(env.intervals.urgentMailDeadline.seconds)
-        let outcome = try await env.store.transaction { tx -> (alerted: Int, held: Int, duplicates: Int) in
+        let ruleSetVersion = env.ruleSet.version
+        let outcome = try await env.store.transaction { tx -> (alerted: Int, held: Int, duplicates: Int, rules: [String]) in
             let fresh = try await tx.recordMailAlerts(candidates.map(\.alert), userID: userID)
             let alerted = candidates.filter { fresh.contains($0.alert.messageKey) && $0.alert.disposition == .alerted }
+            var rules: [String] = []
             if !alerted.isEmpty {
                 let text = composer.urgentMail(alerted.map(\.message))
                 let key = "mail:" + sealer.keyedHash("mail-push", userID.uuidString,
                                                      alerted.map(\.message.id).sorted().joined(separator: ","))
                 let content = PushContent(kind: "mail.urgent", title: text.title, body: text.body, scheduledAt: now,
                                           collapseID: String(key.suffix(32)))
-                _ = try await tx.notify(try outbox.notification(content, userID: userID, idempotencyKey: key, deadline: deadline))
+                var notification = try outbox.notification(content, userID: userID, idempotencyKey: key, deadline: deadline)
+                // The rules behind the alert (every message it names), so the user's verdict is counted by rule.
+                let alerting = UrgencyRuleMetrics.alerting(alerted.map(\.decision))
+                notification.urgency = AlertRules(ids: alerting, ruleSet: ruleSetVersion)
+                if try await tx.notify(notification) { rules = alerting }
             }
             try await tx.saveCursor(connectorID: connector, userID: userID, kind: "gmail", sealed: sealedNext)
             let held = candidates.filter { fresh.contains($0.alert.messageKey) && $0.alert.disposition == .held }.count
-            return (alerted.count, held, candidates.count - fresh.count)
+            return (alerted.count, held, candidates.count - fresh.count, rules)
         }
+        for rule in outcome.rules { UrgencyRuleMetrics.alerts(rule: rule, factory: env.metrics).increment() }
         AssistantMetrics.urgent("alerted").increment(by: outcome.alerted)
         AssistantMetrics.urgent("held").increment(by: outcome.held)
         AssistantMetrics.urgent("duplicate").increment(by: outcome.duplicates)

@@ -54,10 +54,10 @@ enum AssistantSQL {
 
     /// Claims the key; the caller enqueues the push only when a row comes back.
     static func claimNotificationKey(key: String, userID: UUID, kind: String, jobID: UUID, deadline: Date?,
-                                     scheduledAt: Date?) -> PostgresQuery {
+                                     scheduledAt: Date?, urgencyRules: [String]?, urgencyRuleSet: String?) -> PostgresQuery {
         """
-        INSERT INTO notifications (idempotency_key, user_id, kind, job_id, deadline_at, scheduled_at)
-        VALUES (\(key), \(userID), \(kind), \(jobID), \(deadline), \(scheduledAt))
+        INSERT INTO notifications (idempotency_key, user_id, kind, job_id, deadline_at, scheduled_at, urgency_rules, urgency_rule_set)
+        VALUES (\(key), \(userID), \(kind), \(jobID), \(deadline), \(scheduledAt), \(urgencyRules)::text[], \(urgencyRuleSet))
         ON CONFLICT (idempotency_key) DO NOTHING
         RETURNING idempotency_key
         """
@@ -95,11 +95,12 @@ enum AssistantSQL {
         """
     }
 
+    /// Returns the alert's rule ids (empty when it has none) only when the verdict is recorded now.
     static func recordFeedback(userID: UUID, key: String, verdict: String) -> PostgresQuery {
         """
         UPDATE notifications SET feedback = \(verdict)
         WHERE idempotency_key = \(key) AND user_id = \(userID) AND kind = 'mail.urgent' AND feedback IS NULL
-        RETURNING 1
+        RETURNING coalesce(urgency_rules, '{}'::text[])
         """
     }
 

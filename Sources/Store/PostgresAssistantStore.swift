@@ -76,10 +76,10 @@ public struct PostgresAssistantStore: AssistantStore {
         return alerts
     }
 
-    public func recordFeedback(userID: UUID, idempotencyKey: String, verdict: String) async throws -> Bool {
-        for _ in try await Pooled.rows(client, AssistantSQL.recordFeedback(userID: userID, key: idempotencyKey, verdict: verdict),
-                                                  logger: logger).decode(Int32.self) { return true }
-        return false
+    public func recordFeedback(userID: UUID, idempotencyKey: String, verdict: String) async throws -> [String]? {
+        for rules in try await Pooled.rows(client, AssistantSQL.recordFeedback(userID: userID, key: idempotencyKey, verdict: verdict),
+                                           logger: logger).decode([String].self) { return rules }
+        return nil
     }
 
     public func finishAbandonedNotifications() async throws -> [(kind: String, state: String)] {
@@ -123,7 +123,8 @@ public struct PostgresAssistantStore: AssistantStore {
             var claimed = false
             for try await _ in try await connection.query(AssistantSQL.claimNotificationKey(
                 key: notification.idempotencyKey, userID: notification.userID, kind: notification.kind, jobID: jobID,
-                deadline: notification.deadline, scheduledAt: notification.scheduledAt), logger: logger
+                deadline: notification.deadline, scheduledAt: notification.scheduledAt,
+                urgencyRules: notification.urgency?.ids, urgencyRuleSet: notification.urgency?.ruleSet), logger: logger
             ).decode(String.self) { claimed = true }
             guard claimed else { return false }
             var job = notification.job

@@ -54,6 +54,8 @@ struct AssistantWorld {
         let userID: UUID
         let connectorID: UUID
         let logs: LogCapture
+        /// What the assistant's injected counters (the per-rule urgency ones) counted.
+        let metrics: CountingMetrics
 
         var sealer: HostSealer { environment.sealer }
 
@@ -98,7 +100,7 @@ struct AssistantWorld {
         let now = self.now
         let configuration = try JSONDecoder().decode(GoogleStandIn.Configuration.self, from: Data(scenario.utf8))
         let google = GoogleStandIn(configuration: configuration, clock: StandInClock(now: now), logger: TestDatabase.quietLogger)
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let http = TestHTTP.client()
         var workerURL = url
         workerURL.username = "alfred_worker"
         let owner = PostgresClient(configuration: url.clientConfiguration(maxConnections: 2), backgroundLogger: logger)
@@ -106,6 +108,7 @@ struct AssistantWorld {
         let jobs = PostgresJobStore(client: client, logger: logger)
         let sealer = try HostSealer(keyBytes: HostSealer.generateKeyBytes())
         let userID = UUID(), connectorID = UUID()
+        let metrics = CountingMetrics()
         let preferences = self.preferences, urgency = self.urgency, intervals = self.intervals
 
         do {
@@ -121,7 +124,7 @@ struct AssistantWorld {
                 let environment = AssistantEnvironment(
                     store: PostgresAssistantStore(client: client, jobs: jobs, logger: logger), jobs: jobs, readers: readers,
                     sealer: sealer, intervals: intervals, audit: PostgresAuditStore(client: client, logger: logger), logger: logger,
-                    now: now)
+                    now: now, metrics: metrics)
                 try await Self.seedUser(owner, userID: userID, connectorID: connectorID, preferences: preferences,
                                         urgency: urgency, sealer: sealer)
                 var registry = JobRegistry()
@@ -138,7 +141,8 @@ struct AssistantWorld {
                 let outcome: Result<T, any Error>
                 do {
                     outcome = .success(try await body(Running(google: google, client: client, owner: owner, environment: environment,
-                                                             userID: userID, connectorID: connectorID, logs: logs)))
+                                                             userID: userID, connectorID: connectorID, logs: logs,
+                                                             metrics: metrics)))
                 } catch {
                     outcome = .failure(error)
                 }
