@@ -43,7 +43,10 @@ struct DevAPIClient: Sendable {
 
     /// Waits until the API answers its health check (it is a child process that is starting).
     func waitUntilUp(while alive: () -> Bool) async throws {
-        for _ in 0..<300 where alive() {
+        // Up to three minutes: a debug build on a loaded 2-core machine can be slow to start.
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(180))
+        while clock.now < deadline, alive() {
             if (try? await call(.GET, "/healthz"))?.status == 200 { return }
             try await Task.sleep(for: .milliseconds(100))
         }

@@ -355,10 +355,15 @@ struct DevConductor: Service {
         return String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
     }
 
+    /// Waits until the broker answers a ping, for as long as it runs (up to three minutes: a debug
+    /// build on a loaded 2-core machine can take seconds to answer its first ping; each ping may
+    /// take five).
     static func waitForBroker(_ client: BrokerClient, _ broker: ChildProcess, log: String) async throws {
-        for _ in 0..<100 {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(180))
+        while clock.now < deadline {
             if broker.poll() != nil { break }
-            if (try? await client.ping(timeout: .milliseconds(500))) != nil { return }
+            if (try? await client.ping(timeout: .seconds(5))) != nil { return }
             try await Task.sleep(for: .milliseconds(100))
         }
         throw ValidationError("the token broker did not start; see \(log):\n\(broker.output.suffix(2000))")
