@@ -37,10 +37,7 @@ struct APIBench: AsyncParsableCommand {
 
     func run() async throws {
         let logger = { var l = Logger(label: "bench"); l.logLevel = .critical; return l }()
-        let binary = alfred ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("alfred").path
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw ValidationError("no alfred executable at \(binary); build it first: swift build -c release --product alfred")
-        }
+        let binary = try alfredExecutable(alfred)
         print("starting a private PostgreSQL (server defaults), the Apple stand-in and `alfred api` as a process…")
         try await EmbeddedPostgres.with(options: .init(durable: true)) { cluster in
             let url = try await cluster.createDatabase("bench", logger: logger)
@@ -155,13 +152,10 @@ struct APIBench: AsyncParsableCommand {
 
     /// The postmaster's pid, from the first line of `postmaster.pid` in the cluster's data directory.
     static func postmasterPID(_ directory: URL) throws -> pid_t {
-        let candidates = [directory.appendingPathComponent("data/postmaster.pid"), directory.appendingPathComponent("postmaster.pid")]
-        for file in candidates {
-            if let text = try? String(contentsOf: file, encoding: .utf8), let pid = text.split(separator: "\n").first.flatMap({ pid_t($0) }) {
-                return pid
-            }
-        }
-        throw ValidationError("no postmaster.pid under \(directory.path)")
+        let file = directory.appendingPathComponent("data/postmaster.pid")
+        guard let text = try? String(contentsOf: file, encoding: .utf8), let pid = text.split(separator: "\n").first.flatMap({ pid_t($0) })
+        else { throw ValidationError("no postmaster.pid at \(file.path)") }
+        return pid
     }
 
     /// User plus system CPU seconds of one process (fields 14 and 15 of /proc/PID/stat).

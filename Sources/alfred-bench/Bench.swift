@@ -19,6 +19,16 @@ struct Bench: AsyncParsableCommand {
         commandName: "alfred-bench", abstract: "Benchmarks for Alfred's worker service.", subcommands: [QueueBench.self, BrokerBench.self, GoogleBench.self, BurstBench.self, PrivacyBench.self, RestartBench.self, APIBench.self, UrgencyBench.self])
 }
 
+/// The `alfred` executable the benchmarks start: `--alfred PATH`, else the one built beside this one.
+func alfredExecutable(_ override: String?) throws -> String {
+    let path = override ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("alfred").path
+    guard FileManager.default.isExecutableFile(atPath: path) else {
+        throw ValidationError("no alfred executable at \(path); build it first: swift build -c release --product alfred")
+    }
+    return path
+}
+
 struct QueueBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "queue", abstract: "Enqueue rate, drain throughput and start lateness.")
 
@@ -33,11 +43,7 @@ struct QueueBench: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "bench")
         logger.logLevel = .error
-        let worker = alfred ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("alfred").path
-        guard FileManager.default.isExecutableFile(atPath: worker) else {
-            throw ValidationError("no alfred executable at \(worker); build it first: swift build -c release --product alfred")
-        }
+        let worker = try alfredExecutable(alfred)
         print("starting a private PostgreSQL (server defaults: fsync on, synchronous_commit on)…")
         let cluster = try await EmbeddedPostgres(options: .init(durable: true))
         defer { cluster.stop() }

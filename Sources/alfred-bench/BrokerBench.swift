@@ -30,10 +30,7 @@ struct BrokerBench: AsyncParsableCommand {
 
     func run() async throws {
         let logger = { var l = Logger(label: "bench"); l.logLevel = .error; return l }()
-        let binary = alfred ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("alfred").path
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw ValidationError("no alfred executable at \(binary); build it first: swift build -c release --product alfred")
-        }
+        let binary = try alfredExecutable(alfred)
         print("starting a private PostgreSQL, the key service, the Google stand-in and the broker as processes…")
         let stack = try await BrokerStack.start(binary: binary, logger: logger)
         defer { stack.stop() }

@@ -46,10 +46,7 @@ struct BurstBench: AsyncParsableCommand {
     func run() async throws {
         let logger = { var l = Logger(label: "bench"); l.logLevel = .error; return l }()
         MetricsSystem.bootstrap(Telemetry.makeFactory(registry: PrometheusCollectorRegistry()))
-        let binary = alfred ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("alfred").path
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw ValidationError("no alfred executable at \(binary); build it first: swift build -c release --product alfred")
-        }
+        let binary = try alfredExecutable(alfred)
         let folder = URL(fileURLWithPath: "/tmp/alfred-burst-\(UUID().uuidString.prefix(6))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -38,10 +38,7 @@ struct GoogleBench: AsyncParsableCommand {
         // Requests are counted by the clients' own metric (the stand-in keeps only its last 10,000).
         let prometheus = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(Telemetry.makeFactory(registry: prometheus))
-        let binary = alfred ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("alfred").path
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw ValidationError("no alfred executable at \(binary); build it first: swift build -c release --product alfred")
-        }
+        let binary = try alfredExecutable(alfred)
         let folder = URL(fileURLWithPath: "/tmp/alfred-gb-\(UUID().uuidString.prefix(6))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

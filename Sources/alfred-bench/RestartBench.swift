@@ -27,11 +27,7 @@ struct RestartBench: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "bench")
         logger.logLevel = .critical
-        let executable = alfred ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("alfred").path
-        guard FileManager.default.isExecutableFile(atPath: executable) else {
-            throw ValidationError("no alfred executable at \(executable); build it first: swift build -c release --product alfred")
-        }
+        let executable = try alfredExecutable(alfred)
         print("starting a private PostgreSQL (server defaults) and one worker process…")
         try await EmbeddedPostgres.with(options: .init(durable: true)) { cluster in
             let url = try await cluster.createDatabase("bench", logger: logger)
