@@ -62,26 +62,7 @@ public final class GoogleStandIn: Service, Sendable {
         addCalendarRoutes(to: router)
         addGmailRoutes(to: router)
         addControlRoutes(to: router)
-        let boundPort = self.boundPort
-        let address = "\(configuration.host):\(configuration.port)"
-        let application = Application(
-            router: router,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-            onServerRunning: { channel in
-                if let port = channel.localAddress?.port {
-                    boundPort.bind(port)
-                } else {
-                    boundPort.fail(StandInError(.notRunning, "Google stand-in bound \(address) but reports no port"))
-                }
-            },
-            logger: logger)
-        do {
-            try await application.run()
-        } catch {
-            boundPort.fail(StandInError(.notRunning, "Google stand-in on \(address) failed: \(error); is the port free?"))
-            throw error
-        }
-        boundPort.fail(StandInError(.notRunning, "Google stand-in on \(address) has stopped; run() it again"))
+        try await boundPort.serve(router, host: configuration.host, port: configuration.port, name: "Google stand-in", logger: logger)
     }
 
     /// The bound port, once `run()` is listening (waits for it; cancellable). Throws if it failed or stopped.

@@ -1,4 +1,6 @@
 import Synchronization
+import Hummingbird
+import Logging
 
 /// Tells waiters which port the server bound, once it has (port 0 means the OS chooses), or why it
 /// never will. Waiting on this signal replaces sleeping in tests.
@@ -98,5 +100,31 @@ final class BoundPort: Sendable {
             return Array(waiters.values)
         }
         for waiter in waiters { waiter.resume(with: result.mapError { $0 as any Error }) }
+    }
+}
+
+extension BoundPort {
+    /// Serves `router` over HTTP/1.1 on `host:port` until shutdown, reporting the bound port here
+    /// (and, once it stops or fails, why it is gone). `name` ("Google stand-in") goes in the errors.
+    func serve(_ router: Router<BasicRequestContext>, host: String, port: Int, name: String, logger: Logger) async throws {
+        let address = "\(host):\(port)"
+        let application = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { [self] channel in
+                if let port = channel.localAddress?.port {
+                    bind(port)
+                } else {
+                    fail(StandInError(.notRunning, "\(name) bound \(address) but reports no port"))
+                }
+            },
+            logger: logger)
+        do {
+            try await application.run()
+        } catch {
+            fail(StandInError(.notRunning, "\(name) on \(address) failed: \(error); is the port free?"))
+            throw error
+        }
+        fail(StandInError(.notRunning, "\(name) on \(address) has stopped; run() it again"))
     }
 }
