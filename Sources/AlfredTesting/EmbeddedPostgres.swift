@@ -28,8 +28,12 @@ public final class EmbeddedPostgres: Sendable {
     private let binaries: URL
     private let runAs: String?
 
+    /// Connections may take up to a minute to open: the test suite runs on a machine it keeps busy,
+    /// where forking a backend can take seconds; production's 5 s would turn that into failed tests.
     public var url: DatabaseURL {
-        DatabaseURL(host: "127.0.0.1", port: port, username: superuser, password: nil, database: "postgres")
+        var url = DatabaseURL(host: "127.0.0.1", port: port, username: superuser, password: nil, database: "postgres")
+        url.connectTimeout = .seconds(60)
+        return url
     }
 
     public func url(database: String) -> DatabaseURL {
@@ -116,13 +120,25 @@ public final class EmbeddedPostgres: Sendable {
     /// be awaited (at exit, a signal handler's last step); async code calls `shutdown()`.
     public func stop() {
         _ = try? Self.runBlocking(command(for: "pg_ctl", stopArguments))
+        keepServerLog()
         try? FileManager.default.removeItem(at: directory)
     }
 
     /// `stop()` without blocking a thread.
     public func shutdown() async {
         _ = try? await Self.run(command(for: "pg_ctl", stopArguments))
+        keepServerLog()
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// With `ALFRED_KEEP_PG_LOGS=<directory>` set, the server log outlives the cluster (as
+    /// `<directory>/postgres-<port>.log`), for reading what the server saw when a test failed.
+    private func keepServerLog() {
+        guard let keep = ProcessInfo.processInfo.environment["ALFRED_KEEP_PG_LOGS"], !keep.isEmpty else { return }
+        let target = URL(fileURLWithPath: keep).appendingPathComponent("postgres-\(port).log")
+        try? FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(at: target)
+        try? FileManager.default.copyItem(at: directory.appendingPathComponent("server.log"), to: target)
     }
 
     /// Stops the server (connections drop) and returns; `startServer()` brings it back on the same port.

@@ -36,9 +36,23 @@ public enum TestDatabase {
     /// A new database on the test cluster with every migration applied.
     public static func fresh(logger: Logger = quietLogger) async throws -> DatabaseURL {
         let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        let url = try await cluster().createDatabase(name, logger: logger)
-        try await migrate(url, logger: logger)
-        return url
+        return try await explained {
+            let url = try await cluster().createDatabase(name, logger: logger)
+            try await migrate(url, logger: logger)
+            return url
+        }
+    }
+
+    /// Runs `body`, and rethrows a `PSQLError` with its full details. Its own description is a fixed
+    /// sentence (to keep query data out of logs), and Swift Testing prints only that, so a failed
+    /// test would not say whether the server refused, the connect timed out or the query failed.
+    /// Test databases hold no secrets.
+    static func explained<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as PSQLError {
+            throw ExplainedDatabaseError(details: String(reflecting: error))
+        }
     }
 
     /// Warnings and errors only, so test output shows what matters.
@@ -72,7 +86,13 @@ public enum TestDatabase {
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }
-            return try await body(client)
+            return try await explained { try await body(client) }
         }
     }
+}
+
+/// A `PSQLError` from a test database helper, with the details its description leaves out.
+public struct ExplainedDatabaseError: Error, CustomStringConvertible {
+    public let details: String
+    public var description: String { "database error: \(details)" }
 }

@@ -4,7 +4,8 @@ import Logging
 import PostgresNIO
 
 /// Where the database is, parsed from `ALFRED_DATABASE_URL`
-/// (`postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require]`).
+/// (`postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require][&connect_timeout=seconds]`,
+/// the two parameters as libpq reads them).
 public struct DatabaseURL: Sendable, CustomStringConvertible {
     public var host: String
     public var port: Int
@@ -12,6 +13,11 @@ public struct DatabaseURL: Sendable, CustomStringConvertible {
     public var password: Redacted<String>?
     public var database: String
     public var tls: TLSMode
+    /// How long one connection attempt may take (TCP connect, TLS, start-up). Short by default so a
+    /// worker notices a dead server quickly; the test cluster's URLs allow much longer, because the
+    /// suite deliberately runs on an overloaded machine where a backend can take seconds to fork.
+    public var connectTimeout: Duration = Self.defaultConnectTimeout
+    public static let defaultConnectTimeout = Duration.seconds(5)
 
     public enum TLSMode: String, Sendable { case disable, prefer, require }
 
@@ -35,6 +41,12 @@ public struct DatabaseURL: Sendable, CustomStringConvertible {
         self.init(host: host, port: url.port ?? 5432, username: url.user ?? "postgres",
                   password: url.password?.removingPercentEncoding, database: database.isEmpty ? "postgres" : database,
                   tls: tls)
+        if let value = url.queryItems?.first(where: { $0.name == "connect_timeout" })?.value {
+            guard let seconds = Int(value), seconds > 0 else {
+                throw StoreError.migration("database URL: connect_timeout must be a whole number of seconds above 0, not \(value)")
+            }
+            connectTimeout = .seconds(seconds)
+        }
     }
 
     /// Safe to log: no password.
@@ -46,6 +58,9 @@ public struct DatabaseURL: Sendable, CustomStringConvertible {
         c.scheme = "postgres"; c.host = host; c.port = port; c.user = username
         c.password = password?.unsafeValue; c.path = "/" + database
         c.queryItems = [URLQueryItem(name: "sslmode", value: tls.rawValue)]
+        if connectTimeout != Self.defaultConnectTimeout {
+            c.queryItems?.append(URLQueryItem(name: "connect_timeout", value: "\(connectTimeout.components.seconds)"))
+        }
         return Redacted(c.string ?? "")
     }
 
@@ -59,7 +74,7 @@ public struct DatabaseURL: Sendable, CustomStringConvertible {
             host: host, port: port, username: username, password: password?.unsafeValue, database: database,
             tls: tlsConfig)
         config.options.maximumConnections = maxConnections
-        config.options.connectTimeout = .seconds(5)
+        config.options.connectTimeout = connectTimeout
         return config
     }
 
@@ -78,8 +93,10 @@ public struct DatabaseURL: Sendable, CustomStringConvertible {
         case .prefer: .prefer(try! .init(configuration: .makeClientConfiguration()))
         case .require: .require(try! .init(configuration: .makeClientConfiguration()))
         }
-        return PostgresConnection.Configuration(
+        var config = PostgresConnection.Configuration(
             host: host, port: port, username: username, password: password?.unsafeValue, database: database,
             tls: tlsConfig)
+        config.options.connectTimeout = TimeAmount(connectTimeout)
+        return config
     }
 }

@@ -11,7 +11,14 @@ import Testing
         #expect(!String(reflecting: url).contains("s3cr"))
     }
 
-    @Test(arguments: ["mysql://x@y/z", "not a url", "postgres:///nohost", "postgres://u@h/db?sslmode=sometimes"])
+    @Test func readsConnectTimeoutAsLibpqDoesAndHandsItToAChild() throws {
+        #expect(try DatabaseURL("postgres://u@h/db").connectTimeout == .seconds(5))
+        let url = try DatabaseURL("postgres://u@h/db?sslmode=disable&connect_timeout=60")
+        #expect(url.connectTimeout == .seconds(60))
+        #expect(try DatabaseURL(url.secretString.unsafeValue).connectTimeout == .seconds(60))
+    }
+
+    @Test(arguments: ["mysql://x@y/z", "postgres://u@h/db?connect_timeout=0", "postgres://u@h/db?connect_timeout=soon", "not a url", "postgres:///nohost", "postgres://u@h/db?sslmode=sometimes"])
     func rejectsMalformedURLsWithoutEchoingThem(_ string: String) {
         #expect(throws: StoreError.self) { try DatabaseURL(string) }
     }
