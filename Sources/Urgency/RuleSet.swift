@@ -77,6 +77,8 @@ public enum PhraseFamily: String, CaseIterable, Sendable, Codable {
     case decisionAsk = "decision_ask", blocking, incident, security, negated, closure, fyi, marketing
     case automatedNotice = "automated_notice", phishing, giftCard = "gift_card"
     case health, pickup
+    /// A school or childcare closed today: a family emergency (fires `health_event`) when the time is today.
+    case schoolClosure = "school_closure"
     // Combinations: a rule fires only when its families meet (transport + problem, change + today, …).
     case travelTransport = "travel_transport", travelProblem = "travel_problem"
     case meetingChange = "meeting_change", meetingWord = "meeting_word", waitingForYou = "waiting_for_you"
@@ -89,6 +91,9 @@ public enum PhraseFamily: String, CaseIterable, Sendable, Codable {
     case today, tomorrow, yesterday, dayAfterTomorrow = "day_after_tomorrow"
     case todayDeadline = "today_deadline", tonight, afternoon, morning, noon, midnight, endOfDay = "end_of_day"
     case withinHour = "within_hour", later, since, ago, within, minutes, hours, userTime = "user_time"
+    /// Words that make the time after them a deadline ("by", "bis", "avant", "antes de"): only such a
+    /// time counts as missed once it has passed.
+    case deadlineCue = "deadline_cue"
     case monday, tuesday, wednesday, thursday, friday, saturday, sunday
     case january, february, march, april, may, june, july, august, september, october, november, december
 }

@@ -7,8 +7,10 @@ import Foundation
 /// which keeps a "3pm" written before a DST switch right), so "bis morgen 12 Uhr" sent yesterday
 /// evening is due today. Clock times take the writer's zone unless they name one ("9am ET", "3pm
 /// your time"). The verdict is the most pressing reading: a time still ahead today or within a few
-/// hours (`soon`), else a bare "today" (`today`), else something days away (`later`), else a time
-/// already gone (`passed`).
+/// hours (`soon`), else a bare "today" (`today`), else something days away (`later`), else a
+/// deadline already gone (`passed`). A clock time that has passed counts only when a deadline word
+/// leads into it ("by 3pm", "bis 17 Uhr", "avant 16h"): "the toast at 7:30", "[10:00 PM] kev: …" or
+/// "down since 02:41" say when something happens or happened, not what was due.
 struct TimeReading: Sendable, Equatable {
     enum Verdict: Sendable, Equatable { case none, passed, later, today, soon }
     var verdict: Verdict = .none
@@ -34,7 +36,13 @@ struct TimeReader: Sendable {
     }
 
     private enum DayRef { case offset(Int), weekday(Int), date(month: Int, day: Int), later }
-    private struct Clock { var index: Int; var hour: Int; var minute: Int; var zone: TimeZone?; var ownDay: Int? }
+    private struct Clock {
+        var index: Int; var hour: Int; var minute: Int; var zone: TimeZone?; var ownDay: Int?
+        /// Said as a deadline: a deadline word leads into it, or the phrase is one ("due today", "EOD").
+        var cued = false
+    }
+    /// A resolved time: `cued` as for `Clock`; durations ("in 20 minutes") are always ahead.
+    private struct Instant { var date: Date; var cued: Bool }
 
     static let weekdays: [PhraseFamily: Int] = [.sunday: 1, .monday: 2, .tuesday: 3, .wednesday: 4, .thursday: 5, .friday: 6, .saturday: 7]
     static let months: [PhraseFamily: Int] = [
@@ -84,6 +92,7 @@ struct TimeReader: Sendable {
         var clocks: [Clock] = []
         var coveredUntil = -1
         var extra: [Date] = []
+        var evenings: [Range<Int>] = []
         let timeMatches = context.matches.filter { $0.family.map(Self.timeFamilies.contains) ?? false }
             .sorted { $0.start != $1.start ? $0.start < $1.start : $0.length > $1.length }
         for match in timeMatches where match.start > coveredUntil {
@@ -110,15 +119,18 @@ struct TimeReader: Sendable {
                 if first == "hier", !context.french { used = false; break }
                 dayRefs.append((match.start, .offset(-1)))
             case .later: dayRefs.append((match.start, .later))
-            case .todayDeadline: clocks.append(Clock(index: match.start, hour: 23, minute: 59, zone: nil, ownDay: 0))
-            case .tonight: clocks.append(Clock(index: match.start, hour: 20, minute: 0, zone: nil, ownDay: 0))
+            case .todayDeadline: clocks.append(Clock(index: match.start, hour: 23, minute: 59, zone: nil, ownDay: 0, cued: true))
+            // "Tonight" as a deadline lasts until the night ends: "sign tonight" written at 21:00 is still open.
+            case .tonight:
+                clocks.append(Clock(index: match.start, hour: 23, minute: 0, zone: nil, ownDay: 0))
+                evenings.append(match.start ..< match.start + match.length)
             case .afternoon, .morning:
                 let hour = family == .afternoon ? 17 : 12
                 clocks.append(Clock(index: match.start, hour: hour, minute: 0, zone: nil,
                                     ownDay: match.length > 1 && Self.thisWords.contains(first) ? 0 : nil))
             case .noon: clocks.append(Clock(index: match.start, hour: 12, minute: 0, zone: nil, ownDay: nil))
             case .midnight: clocks.append(Clock(index: match.start, hour: 23, minute: 59, zone: nil, ownDay: nil))
-            case .endOfDay: clocks.append(Clock(index: match.start, hour: 18, minute: 0, zone: nil, ownDay: nil))
+            case .endOfDay: clocks.append(Clock(index: match.start, hour: 18, minute: 0, zone: nil, ownDay: nil, cued: true))
             case .withinHour: extra.append(context.sent.addingTimeInterval(3600))
             default:
                 if let weekday = Self.weekdays[family] { dayRefs.append((match.start, .weekday(weekday))) }
@@ -128,15 +140,16 @@ struct TimeReader: Sendable {
             }
             if used { coveredUntil = match.start + match.length - 1 }
         }
-        return readRest(context, dayRefs: dayRefs, clocks: clocks, instants: extra, anchor: anchor, writer: writer, user: user)
+        return readRest(context, dayRefs: dayRefs, clocks: clocks, instants: extra, evenings: evenings, anchor: anchor,
+                        writer: writer, user: user)
     }
 
     private func readRest(_ context: Context, dayRefs: [(index: Int, ref: DayRef)], clocks phraseClocks: [Clock], instants extra: [Date],
-                          anchor: DateComponents, writer: Calendar, user: Calendar) -> TimeReading {
+                          evenings: [Range<Int>], anchor: DateComponents, writer: Calendar, user: Calendar) -> TimeReading {
         let tokens = context.tokens
         var dayRefs = dayRefs
         var clocks = phraseClocks
-        var instants = extra
+        var instants = extra.map { Instant(date: $0, cued: true) }
         // Numeric dates: "27.11.", "4.12.2026".
         var index = 0
         while index + 1 < tokens.count {
@@ -155,12 +168,26 @@ struct TimeReader: Sendable {
         index = 0
         while index < tokens.count {
             if tokens[index].isNumber, let (clock, end, duration) = clockOrDuration(at: index, context) {
-                if let duration { instants.append(context.sent.addingTimeInterval(duration)) }
-                if let clock { clocks.append(clock) }
+                if let duration { instants.append(Instant(date: context.sent.addingTimeInterval(duration), cued: true)) }
+                if var clock {
+                    // "10:45 tonight", "tonight at 8": an evening hour of today.
+                    if evenings.contains(where: { $0.lowerBound - 3 <= clock.index && clock.index < $0.upperBound + 3 }) {
+                        if (1...11).contains(clock.hour) { clock.hour += 12 }
+                        clock.ownDay = 0
+                    }
+                    clocks.append(clock)
+                }
                 index = end
                 continue
             }
             index += 1
+        }
+        // "Monday 7 December", "vendredi 4.12.": the date says which Monday; the weekday alone would
+        // read as this week's.
+        let dated = dayRefs.compactMap { entry -> Int? in if case .date = entry.ref { entry.index } else { nil } }
+        dayRefs.removeAll { entry in
+            guard case .weekday = entry.ref else { return false }
+            return dated.contains { abs($0 - entry.index) <= 3 }
         }
         dayRefs.sort { $0.index < $1.index }
 
@@ -199,7 +226,7 @@ struct TimeReader: Sendable {
             if let zone = clock.zone { calendar.timeZone = zone }
             if let instant = calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day,
                                                                 hour: clock.hour, minute: clock.minute)) {
-                instants.append(instant)
+                instants.append(Instant(date: instant, cued: clock.cued || isCued(clock.index, context)))
             }
         }
         var dayOnly: [DateComponents] = []
@@ -213,7 +240,13 @@ struct TimeReader: Sendable {
         return reading
     }
 
-    private func classify(instants: [Date], dayOnly: [DateComponents], context: Context, user: Calendar) -> TimeReading {
+    /// A deadline word ends right before the time, or one word earlier ("by 5pm", "before the 3pm",
+    /// "antes de las 5", "bis spätestens 17 Uhr").
+    private func isCued(_ index: Int, _ context: Context) -> Bool {
+        context.matches.contains { $0.family == .deadlineCue && (index - 2 ... index).contains($0.start + $0.length) }
+    }
+
+    private func classify(instants: [Instant], dayOnly: [DateComponents], context: Context, user: Calendar) -> TimeReading {
         var best = TimeReading()
         func consider(_ reading: TimeReading) {
             let order: [TimeReading.Verdict] = [.none, .passed, .later, .today, .soon]
@@ -222,8 +255,11 @@ struct TimeReader: Sendable {
             // Among equals, the nearest deadline explains best.
             if rank == current, reading.verdict == .soon, let a = reading.instant, let b = best.instant, a < b { best = reading }
         }
-        for instant in instants {
-            if instant <= context.now { consider(TimeReading(verdict: .passed, instant: instant)) }
+        for cuedInstant in instants {
+            let instant = cuedInstant.date
+            if instant <= context.now {
+                if cuedInstant.cued { consider(TimeReading(verdict: .passed, instant: instant)) }
+            }
             else if user.isDate(instant, inSameDayAs: context.now) || instant.timeIntervalSince(context.now) <= Self.soonWindow {
                 consider(TimeReading(verdict: .soon, instant: instant))
             } else { consider(TimeReading(verdict: .later, instant: instant)) }
@@ -306,14 +342,18 @@ struct TimeReader: Sendable {
             guard let previous, previous.text == "um" || previous.text == "las" else { return nil }
             if previous.text == "las", (1...7).contains(hour) { hour += 12 }
         }
-        // "ab 18 Uhr" is when something starts, "seit 9:40" when it began: neither is a deadline.
-        if let previous, isIn(.since, previous) { return (nil, next, nil) }
+        // "ab 18 Uhr" is when something starts, "seit 9:40" when it began: neither is a deadline; nor is
+        // "since 2026-11-24 02:41", with a date between. "[10:00 PM]" stamps a chat log line.
+        if (max(0, index - 4) ..< index).reversed().prefix(while: { $0 == index - 1 || tokens[$0 + 1].isNumber })
+            .contains(where: { isIn(.since, tokens[$0]) }) { return (nil, next, nil) }
+        if token.gap.hasSuffix("[") { return (nil, next, nil) }
         if let meridiem {
             guard (1...12).contains(hour) else { return nil }
             if meridiem, hour < 12 { hour += 12 }
             if !meridiem, hour == 12 { hour = 0 }
-        } else if context.english, tokens[index + 1 < tokens.count ? index + 1 : index].gap == ":", (1...6).contains(hour) {
-            hour += 12  // "by 5:30" in English mail means the afternoon
+        } else if context.english, tokens[index + 1 < tokens.count ? index + 1 : index].gap == ":", (1...6).contains(hour),
+                  token.text.count == 1 {
+            hour += 12  // "by 5:30" in English mail means the afternoon; "05:30" is a 24-hour time
         }
         if hour == 24, minute == 0 { hour = 23; minute = 59 }
         guard (0...23).contains(hour), (0...59).contains(minute) else { return nil }

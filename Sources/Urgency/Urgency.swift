@@ -282,11 +282,15 @@ public struct UrgencyScorer: Sendable {
 
         // Events.
         if let match = found(.incident) { fire(.incident, match.language, why: "live incident or page (\(match.language), \(place(match)))") }
-        if let match = found(.security) { fire(.securityEvent, match.language, why: "security event (\(match.language), \(place(match)))") }
+        // Account-scare phishing names credentials and blocked accounts as bait: no security event then.
+        if found(.phishing, negatable: false) == nil, let match = found(.security) { fire(.securityEvent, match.language, why: "security event (\(match.language), \(place(match)))") }
         if let transport = found(.travelTransport), let problem = found(.travelProblem), reading.verdict != .later {
             fire(.travelDisruption, problem.language, why: "travel disruption (\(transport.language)/\(problem.language)), not days away")
         }
         if let match = found(.health) { fire(.healthEmergency, match.language, why: "health or family emergency (\(match.language), \(place(match)))") }
+        else if timely, let match = found(.schoolClosure) {
+            fire(.healthEmergency, match.language, why: "school or childcare closed today (\(match.language), \(place(match)))")
+        }
         if let match = found(.pickup) { fire(.childPickup, match.language, why: "asks to pick someone up (\(match.language))") }
         if timely, let change = found(.meetingChange), found(.meetingWord) != nil || invitation {
             fire(.meetingMoved, change.language, why: "a meeting moved, and the time is today")

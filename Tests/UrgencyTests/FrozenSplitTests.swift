@@ -26,6 +26,8 @@ import Urgency
         // Measured with rule set 2026-11-24.1: precision 0.903, recall 0.855, F1 0.878 (IMPORTANT
         // baseline 0.449 / 0.632 / 0.525); per language de 0.947/0.947, es 0.944/0.895,
         // fr 0.941/0.842, en 0.778/0.737 (English is below the bar: see the closing note).
+        // With 2026-11-26.1 (tuned on tune-2.jsonl, this file unread): precision 0.931, recall 0.882,
+        // F1 0.905; de 0.947/0.947, es 1.000/0.947, fr 0.941/0.842, en 0.833/0.789 (still below).
         #expect(report.rules.precision >= 0.85, "\(report.rules)")
         #expect(report.rules.recall >= 0.80, "\(report.rules)")
         #expect(report.rules.f1 >= report.baseline.f1 + 0.2)

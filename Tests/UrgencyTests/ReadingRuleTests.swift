@@ -212,6 +212,69 @@ func ids(_ message: GmailMessage, _ preferences: UrgencyPreferences = berlin, no
     }
 }
 
+/// What rule set 2026-11-26.1 learned from the second tuning file: a time that has passed is a
+/// missed deadline only when it was said as one; evenings last until late; closures, school closures,
+/// transactions the user may not have made, and credentials asked for through a link.
+@Suite(.timeLimit(.minutes(1))) struct EventTimesAndEveningsTests {
+    /// Monday 23 Nov 2026, 22:10 in New York: late evening.
+    let evening = date("2026-11-23T22:10:00-05:00")
+    var newYork: UrgencyPreferences {
+        UrgencyPreferences(vipSenders: [], userAddresses: [me], timeZone: TimeZone(identifier: "America/New_York")!, now: evening)
+    }
+    func fired(_ subject: String, _ snippet: String, sentMinutesAgo minutes: Double = 5, from: String = "Kim Berg <kim@partner.example.com>",
+               labels: [String] = ["INBOX", "CATEGORY_PERSONAL"]) -> [String] {
+        ids(mail(subject, snippet, from: from, sent: evening.addingTimeInterval(-minutes * 60), offset: -5 * 3600, labels: labels),
+            newYork, now: evening)
+    }
+
+    @Test(arguments: [
+        ("toast timing", "The CEO toast at 7:30 instead of 8:15? Band leader is on the phone with me right now - yes or no?"),
+        ("fwd from #ops", "[10:00 PM] kev: check-in iPads throwing errors [10:01 PM] arjun: can you hop on the zoom? we're stuck"),
+        ("DOWN: checkout", "Checkout is DOWN. Down since 2026-11-24 02:41:17 (14m)."),
+    ])
+    func timesOfEventsThatPassedAreNotMissedDeadlines(subject: String, snippet: String) {
+        #expect(!fired(subject, snippet).contains("deadline_passed"), "\(subject)")
+    }
+
+    @Test func aDeadlineSaidAsOneStillCountsAsMissed() {
+        #expect(fired("Slides", "Could you check them by 9pm?").contains("deadline_passed"))
+        #expect(fired("Slides", "Could you check them at 9pm?").contains("deadline_passed") == false)
+    }
+
+    @Test(arguments: [
+        ("walkthrough", "I moved the walkthrough from tomorrow 9a to 10:45 tonight at the pier. Can you be there?"),
+        ("walk-in", "Need you to OK a reefer truck rental tonight, their engineer is off till 6am."),
+        ("Change order", "It would be appreciated if countersignature could be provided this evening."),
+    ])
+    func tonightIsStillAheadLateInTheEvening(subject: String, snippet: String) {
+        #expect(fired(subject, snippet).contains("deadline_soon"), "\(subject)")
+    }
+
+    @Test func aClosedSchoolTodayIsAFamilyEmergencyAndNotAClosure() {
+        let rules = fired("SCHOOL CLOSED TODAY", "Due to a heating failure the school will be CLOSED TODAY to all pupils.",
+                          from: "St Jude's <office@stjudes.example.org>", labels: ["INBOX", "CATEGORY_UPDATES"])
+        #expect(rules.contains("health_event:en"))
+        #expect(!rules.contains { $0.hasPrefix("closure") })
+        #expect(!fired("Term dates", "The school will be closed on Monday 7 December for staff training.")
+            .contains { $0.hasPrefix("health_event") })
+        #expect(fired("INC-4411", "Ticket closed, the fix is deployed.").contains("closure:en"))
+    }
+
+    @Test func aTransactionTheUserMayNotHaveMadeIsASecurityEvent() {
+        let rules = fired("Alert: INR 2,85,000.00 debited", "INR 2,85,000 debited to a new beneficiary. If not done by you, call us immediately.",
+                          from: "Bank <alerts@bank.example.com>", labels: ["INBOX", "CATEGORY_UPDATES"])
+        #expect(rules.contains("security_event:en"))
+    }
+
+    @Test func credentialsAskedForThroughALinkArePhishingNotASecurityEvent() {
+        let rules = fired("Dringend: Ihr Zugang läuft heute ab",
+                          "Bitte bestätigen Sie Ihre Zugangsdaten über den folgenden Link, sonst wird Ihr Zugang deaktiviert.",
+                          from: "Portal <portal@lieferanten-portal.example.net>", labels: ["INBOX", "CATEGORY_UPDATES"])
+        #expect(rules.contains("phishing:de"))
+        #expect(!rules.contains { $0.hasPrefix("security_event") })
+    }
+}
+
 @Suite(.timeLimit(.minutes(1))) struct SnippetTests {
     @Test func entitiesAreDecoded() {
         #expect(Text.decodingEntities("it&#39;s &amp; &quot;x&quot; &gt; y &#x27;z&#x27; &unknown; &") == "it's & \"x\" > y 'z' &unknown; &")
@@ -241,10 +304,12 @@ func ids(_ message: GmailMessage, _ preferences: UrgencyPreferences = berlin, no
 @Suite(.timeLimit(.minutes(2))) struct TuneCorpusEvaluationTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Corpus")
 
-    @Test func rulesBeatTheBarAndTheImportantBaselineOnTheTuneSplit() throws {
-        let text = try String(contentsOf: Self.corpus.appendingPathComponent("tune.jsonl"), encoding: .utf8)
+    /// tune.jsonl (420 messages, four users) and tune-2.jsonl (180, three more users, two thirds English).
+    @Test(arguments: ["tune.jsonl", "tune-2.jsonl"])
+    func rulesBeatTheBarAndTheImportantBaselineOnEachTuningFile(file: String) throws {
+        let text = try String(contentsOf: Self.corpus.appendingPathComponent(file), encoding: .utf8)
         let records = try text.split(separator: "\n").compactMap { try CorpusRecord.decode($0) }
-        #expect(records.count >= 400)
+        #expect(records.count >= 180)
         var loaded: [String: UrgencyPreferences] = [:]
         let report = try UrgencyEvaluation.evaluate(records, defaultNow: berlinNow) { persona in
             let name = try #require(persona)
@@ -255,12 +320,14 @@ func ids(_ message: GmailMessage, _ preferences: UrgencyPreferences = berlin, no
             return value
         }
         print(report.text)
-        // Measured with 2026-11-24.1 on 420 messages: precision 0.977, recall 0.992, F1 0.984;
-        // the IMPORTANT baseline 0.558 / 0.414 / 0.475.
+        // Measured with 2026-11-24.1 on tune.jsonl: precision 0.977, recall 0.992, F1 0.984 (IMPORTANT
+        // baseline 0.558 / 0.414 / 0.475); on tune-2.jsonl, before any tuning on it, 0.958 / 0.836.
+        // With 2026-11-26.1: tune.jsonl 0.984 / 0.992, tune-2.jsonl 1.000 / 0.964 (baseline 0.518 / 0.527).
         #expect(report.rules.precision >= 0.95)
         #expect(report.rules.recall >= 0.95)
         #expect(report.rules.f1 >= report.baseline.f1 + 0.2)
-        for (language, numbers) in report.perLanguage {
+        // Per language where a file has enough of it to measure (tune-2 has 20 each but English).
+        for (language, numbers) in report.perLanguage where records.filter({ $0.language == language }).count >= 50 {
             #expect(numbers.precision >= 0.9 && numbers.recall >= 0.9, "\(language): \(numbers.precision) \(numbers.recall)")
         }
         #expect(report.ruleUse["suppressed:sent"]?.falseAlerts ?? 0 == 0)
