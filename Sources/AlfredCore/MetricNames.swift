@@ -17,6 +17,9 @@ public enum MetricName {
     public static let storeErrors = "alfred_store_errors_total"
     public static let jobsPruned = "alfred_jobs_pruned_total"
 
+    /// Every refresh the broker attempts, once. Label `result`: `success`, `invalid_grant` (the user
+    /// must connect again), `unavailable` (Google failed or was too slow), `attestation_denied` (the key
+    /// service refused this broker's evidence), `key_service_unavailable` (it could not be asked).
     public static let oauthRefreshes = "alfred_oauth_refresh_total"
     public static let brokerKeyDenials = "alfred_broker_key_denials_total"
     public static let keyServiceDecisions = "alfred_key_service_decisions_total"
@@ -61,6 +64,14 @@ extension MetricName {
     public static let apnsRequestDuration = "alfred_apns_request_duration_seconds"
     /// Device tokens retired after APNs said so. Label `reason` (Unregistered|ExpiredToken|BadDeviceToken|DeviceTokenNotForTopic).
     public static let devicesRetired = "alfred_devices_retired_total"
+    /// Push copies sent again at once because the exchange broke off after the request left (a
+    /// dropped connection, a reset stream, a timeout). The copy has the same collapse id: the device
+    /// shows one notification. No labels.
+    public static let pushResends = "alfred_push_resends_total"
+    /// Seconds the oldest open delete-all request has waited (0 when none). Every worker samples it.
+    public static let privacyOpenRequestAge = "alfred_privacy_open_request_age_seconds"
+    /// Seconds the oldest revocation parked by a delete-all has waited for Google (0 when none).
+    public static let privacyParkedRevocationAge = "alfred_privacy_parked_revocation_age_seconds"
     /// Provider JWTs minted (broker). Label `trigger` (initial|age|expired_provider_token).
     public static let apnsProviderTokenMints = "alfred_apns_provider_token_mints_total"
     /// User feedback on urgent-mail alerts (the `feedback.urgent` job). Label `verdict`
@@ -122,6 +133,9 @@ extension MetricName {
         apnsRequests: "APNs requests, by result (success or Apple's reason).",
         apnsRequestDuration: "APNs exchange time, request to response.",
         devicesRetired: "Device tokens retired after APNs said they are dead, by reason.",
+        pushResends: "Push copies resent under the same collapse id after an exchange broke off mid-request.",
+        privacyOpenRequestAge: "Age of the oldest open delete-all request (0 when none).",
+        privacyParkedRevocationAge: "Age of the oldest revocation parked for Google (0 when none).",
         apnsProviderTokenMints: "APNs provider tokens minted by the broker, by trigger.",
         urgentFeedback: "User verdicts on urgent-mail alerts, by verdict.",
         urgencyAlerts: "Urgent-mail alerts created, once per urgency rule that made the alert, by rule.",

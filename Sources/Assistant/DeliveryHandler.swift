@@ -14,13 +14,17 @@ extension APNsClient: PushSender {}
 
 /// `push.deliver`: one notification to every active device of its user, once.
 ///
-/// Exactly once per idempotency key, per device:
+/// Shown once per idempotency key, per device, and never lost to a dropped connection:
 /// - the ledger row (`notifications`) was written with the job, so a second enqueue of the key is a
 ///   no-op;
-/// - before a request goes out its `push_sends` row is committed as `sending`; a run that finds such a
-///   row left behind by a dead worker cannot know whether APNs accepted, so it records `unconfirmed`
-///   and does not send again (a duplicate alert is worse than a counted, alerted-on loss); a transport
-///   failure after the request may have left is treated the same way;
+/// - every copy of a notification carries the same `apns-collapse-id` (the key), and the device shows
+///   copies with one collapse id as one notification. So a push left in doubt — the connection dropped
+///   after the request went out, or a worker died between committing its `sending` mark and recording
+///   the answer — is sent again rather than given up: at worst APNs gets it twice and the user sees it
+///   once. A push that never left (connect failure, REFUSED_STREAM, streams above a GOAWAY's last id)
+///   is simply sent again;
+/// - an in-doubt exchange is resent at once (twice at most), then with the queue's backoff until the
+///   deadline; a push still in doubt when its attempts run out is recorded `unconfirmed`;
 /// - outcomes, device retirements and the notification's final state commit together, and the final
 ///   state deletes the sealed text from the job.
 ///
@@ -60,11 +64,13 @@ public struct PushDeliveryHandler: JobHandler {
             return .done
         }
         var previous = plan.sends
-        // Left `sending` by a run that died mid-request: maybe delivered, never resent.
-        let inDoubt = plan.devices.filter { plan.sends[$0.id] == .sending }
-            .map { SendOutcome(deviceID: $0.id, result: .unconfirmed) }
+        // Claimed now, or left `sending` by a run that died mid-request (maybe delivered: resent under
+        // the same collapse id, so the device still shows it once).
+        let todo = plan.pastDeadline ? [] : plan.devices.filter { plan.claimed[$0.id] != nil || plan.sends[$0.id] == .sending }
+        // Past the deadline, a mark left `sending` stays in doubt for good.
+        let inDoubt = plan.pastDeadline
+            ? plan.devices.filter { plan.sends[$0.id] == .sending }.map { SendOutcome(deviceID: $0.id, result: .unconfirmed) } : []
         for outcome in inDoubt { previous[outcome.deviceID] = .unconfirmed }
-        let todo = plan.devices.filter { plan.claimed[$0.id] != nil }
 
         if todo.isEmpty {
             // Nothing claimed: the deadline passed (by the database's clock, which decided), every
@@ -91,8 +97,14 @@ public struct PushDeliveryHandler: JobHandler {
         let retryAfter = sent.compactMap(\.retryAfter).max()
         let retrying = outcomes.filter { $0.result == .retry }
         if !retrying.isEmpty, context.attempt >= context.maxAttempts {
-            // Out of attempts: these devices are given up on; the notification finishes below.
-            outcomes = outcomes.map { $0.result == .retry ? SendOutcome(deviceID: $0.deviceID, result: .rejected(reason: "attempts exhausted")) : $0 }
+            // Out of attempts: these devices are given up on (in doubt, if the last exchange was); the
+            // notification finishes below.
+            let doubtful = Set(sent.filter { $0.reason == Self.inDoubtReason }.map(\.outcome.deviceID))
+            outcomes = outcomes.map { outcome in
+                guard outcome.result == .retry else { return outcome }
+                return SendOutcome(deviceID: outcome.deviceID,
+                                   result: doubtful.contains(outcome.deviceID) ? .unconfirmed : .rejected(reason: "attempts exhausted"))
+            }
         }
         for outcome in outcomes { previous[outcome.deviceID] = outcome.result.sendState }
         if outcomes.contains(where: { $0.result == .retry }) {
@@ -162,6 +174,8 @@ public struct PushDeliveryHandler: JobHandler {
             var pending = devices[...]
             func next(_ group: inout TaskGroup<Sent>) {
                 guard let device = pending.popFirst() else { return }
+                // A resent mark's apns-id is new: apns-id only lines up logs; the collapse id is what
+                // makes copies one notification.
                 let id = plan.claimed[device.id] ?? UUID()
                 group.addTask {
                     await sendOne(device, APNsRequest(
@@ -187,6 +201,26 @@ public struct PushDeliveryHandler: JobHandler {
         return id
     }
 
+    static let inDoubtReason = "in-doubt"
+    /// Immediate resends of an exchange that broke off after the request left.
+    static let inDoubtResends = 2
+
+    /// Sends, and resends at once while the exchange breaks off after the request left (a dropped
+    /// connection, a reset stream, a timeout): the copy carries the same collapse id, so the device
+    /// shows one notification whichever copies arrived. Throws the last `inDoubt` if all broke off.
+    private func sendResendingInDoubt(_ request: APNsRequest) async throws -> APNsResponse {
+        var attempt = 0
+        while true {
+            do {
+                return try await sender.send(request)
+            } catch APNsClientError.inDoubt(let what) {
+                attempt += 1
+                guard attempt <= Self.inDoubtResends else { throw APNsClientError.inDoubt(what) }
+                DeliveryMetrics.resent.increment()
+            }
+        }
+    }
+
     private func sendOne(_ device: DeviceTarget, _ template: APNsRequest, userID: UUID) async -> Sent {
         func outcome(_ result: SendOutcome.Result, retryAfter: Duration? = nil, reason: String? = nil) -> Sent {
             Sent(outcome: SendOutcome(deviceID: device.id, result: result), retryAfter: retryAfter, reason: reason)
@@ -199,14 +233,14 @@ public struct PushDeliveryHandler: JobHandler {
         }
         let response: APNsResponse
         do {
-            response = try await sender.send(request)
+            response = try await sendResendingInDoubt(request)
         } catch APNsClientError.payloadTooLarge {
             return outcome(.rejected(reason: "PayloadTooLarge"), reason: "PayloadTooLarge")
         } catch APNsClientError.malformedDeviceToken {
             return outcome(.retire(reason: "BadDeviceToken"), reason: "BadDeviceToken")
         } catch APNsClientError.inDoubt {
-            // APNs may have it: a second copy would be a second alert. Never resent.
-            return outcome(.unconfirmed, reason: "in-doubt")
+            // Still in doubt after the immediate resends: again with the queue's backoff, same collapse id.
+            return outcome(.retry, reason: Self.inDoubtReason)
         } catch {
             // Not sent (connect or TLS failure, provider token unavailable): safe to try again.
             return outcome(.retry, reason: "network")
@@ -268,6 +302,8 @@ enum DeliveryMetrics {
 
     static let reminderLateness = Timer(label: MetricName.reminderDeliverySeconds, preferredDisplayUnit: .seconds)
     static let reminderFailures = Counter(label: MetricName.reminderDeliveryFailures)
+    /// Copies sent again because an exchange broke off after the request left.
+    static let resent = Counter(label: MetricName.pushResends)
 
     static func thread(_ kind: String) -> String {
         switch kind {
@@ -295,5 +331,6 @@ enum DeliveryMetrics {
     static func register() {
         _ = reminderLateness
         _ = reminderFailures
+        _ = resent
     }
 }

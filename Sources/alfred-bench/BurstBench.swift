@@ -177,7 +177,9 @@ struct BurstBench: AsyncParsableCommand {
             }
             lateness.sort()
             func percentile(_ p: Double) -> Double { lateness.isEmpty ? .nan : lateness[min(lateness.count - 1, Int(Double(lateness.count) * p))] }
-            let accepted = try await Self.acceptedByStandIn(apnsRoot, http: apnsHTTP)
+            let accepted = try await Self.countStandIn(apnsRoot, "deliveries", http: apnsHTTP)
+            // What the devices show: copies resent under one collapse id count once.
+            let shown = try await Self.countStandIn(apnsRoot, "shown", http: apnsHTTP)
             // Statements Postgres aborted to break a lock cycle (each costs its caller a retry after
             // `deadlock_timeout`, 1 s).
             let deadlocks = try await Self.count("SELECT deadlocks::int FROM pg_stat_database WHERE datname = current_database()", client)
@@ -198,7 +200,7 @@ struct BurstBench: AsyncParsableCommand {
             try? await running.value
             let summary: [String: Any] = [
                 "users": users, "latency_ms": latencyMs, "concurrency_per_queue": concurrency,
-                "delivered": states["delivered"] ?? 0, "states": states, "apns_accepted": accepted,
+                "delivered": states["delivered"] ?? 0, "states": states, "apns_accepted": accepted, "shown_on_devices": shown,
                 "lateness_p50_s": (percentile(0.50) * 1000).rounded() / 1000, "lateness_p99_s": (percentile(0.99) * 1000).rounded() / 1000,
                 "lateness_max_s": ((lateness.last ?? .nan) * 1000).rounded() / 1000,
                 "over_60_s": lateness.filter { $0 > 60 }.count, "deadlocks": deadlocks,
@@ -270,8 +272,10 @@ struct BurstBench: AsyncParsableCommand {
         }
     }
 
-    static func acceptedByStandIn(_ root: String, http: HTTPClient) async throws -> Int {
-        let response = try await http.execute(HTTPClientRequest(url: "\(root)/_fake/deliveries"), timeout: .seconds(60))
+    /// The length of a stand-in control list: `deliveries` (pushes accepted) or `shown` (what the
+    /// devices show, one per collapse id).
+    static func countStandIn(_ root: String, _ list: String, http: HTTPClient) async throws -> Int {
+        let response = try await http.execute(HTTPClientRequest(url: "\(root)/_fake/\(list)"), timeout: .seconds(60))
         let body = try await response.body.collect(upTo: 512 << 20)
         return (try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [Any])?.count ?? -1
     }

@@ -144,19 +144,45 @@ import Testing
         }
     }
 
-    /// The connection drops after the request went out: APNs may have the push, so it is recorded
-    /// as unconfirmed (an SLO failure) and never sent again — a second copy would be a second alert.
-    @Test func aConnectionDroppedMidRequestIsUnconfirmedAndNeverResent() async throws {
+    /// Apple accepts the push and the connection drops before the answer: the sender cannot know,
+    /// so it sends again at once under the same collapse id. APNs gets two copies; the device shows one.
+    @Test func aConnectionDroppedAfterAppleAcceptedIsResentAndShownOnce() async throws {
+        try await DeliveryWorld().run { w in
+            let phone = try await w.device()
+            w.apns.inject(.acceptThenReset(count: 1))
+            let key = try await w.notify()
+            #expect(try await w.waitForState(key) == "delivered")
+            #expect(w.requests(to: phone.token).map(\.status) == [0, 200], "the lost answer, then the resend's")
+            #expect(w.deliveries(to: phone.token).count == 2)
+            #expect(Set(w.deliveries(to: phone.token).map(\.collapseID)).count == 1, "both copies carry one collapse id")
+            #expect(w.apns.shown(to: phone.token).count == 1, "the device shows it once")
+        }
+    }
+
+    /// The connection drops before Apple took the push: the resend is the only copy.
+    @Test func aConnectionDroppedBeforeAppleTookThePushIsResentAndDelivered() async throws {
         try await DeliveryWorld().run { w in
             let phone = try await w.device()
             w.apns.inject(.reset(count: 1))
             let key = try await w.notify()
-            #expect(try await w.waitForState(key) == "unconfirmed")
-            // Its job is finished, so nothing can send it again; APNs saw the one request.
+            #expect(try await w.waitForState(key) == "delivered")
+            #expect(w.deliveries(to: phone.token).count == 1)
+            #expect(w.apns.shown(to: phone.token).count == 1)
+        }
+    }
+
+    /// Every immediate resend breaks off too (a flapping network): the queue tries again with its
+    /// backoff, still under the same collapse id, and the device still shows one notification.
+    @Test func aPushStillInDoubtAfterTheImmediateResendsIsRetriedByTheQueue() async throws {
+        try await DeliveryWorld().run { w in
+            let phone = try await w.device()
+            w.apns.inject(.acceptThenReset(count: 1 + PushDeliveryHandler.inDoubtResends))
+            let key = try await w.notify()
+            #expect(try await w.waitForState(key) == "delivered")
+            #expect(w.requests(to: phone.token).map(\.status) == Array(repeating: 0, count: 1 + PushDeliveryHandler.inDoubtResends) + [200])
+            // The job completes just after the ledger records the acceptance (completions are batched).
             #expect(try await eventually { try await w.pushJobStates(key) == ["completed"] })
-            #expect(w.requests(to: phone.token).count == 1, "one request, no resend")
-            // The next notification goes out on a new connection.
-            #expect(try await w.waitForState(try await w.notify()) == "delivered")
+            #expect(w.apns.shown(to: phone.token).count == 1)
         }
     }
 
@@ -227,8 +253,9 @@ import Testing
         }
     }
 
-    /// A run that died after marking a device `sending` (APNs may have the push) must not send again.
-    @Test func aSendLeftInDoubtIsNeverRepeated() async throws {
+    /// A run that died after marking a device `sending` (APNs may have the push): the next run sends it
+    /// again under the same collapse id, so it is not lost, and shown once if the first copy arrived.
+    @Test func aSendLeftInDoubtByADeadRunIsResentUnderTheSameCollapseID() async throws {
         try await DeliveryWorld().run { w in
             let phone = try await w.device()
             // What a worker killed mid-request leaves behind: the mark, committed, and no outcome.
@@ -246,8 +273,9 @@ import Testing
                 """, logger: TestDatabase.quietLogger).collect()
             _ = try await w.owner.query("UPDATE jobs SET due_at = now() WHERE unique_key = \(key)", logger: TestDatabase.quietLogger).collect()
             _ = try await w.owner.query("SELECT pg_notify('alfred_jobs', 'delivery 0')", logger: TestDatabase.quietLogger).collect()
-            #expect(try await w.waitForState(key) == "unconfirmed")
-            #expect(w.requests(to: phone.token).isEmpty)
+            #expect(try await w.waitForState(key) == "delivered")
+            #expect(w.requests(to: phone.token).map(\.status) == [200])
+            #expect(w.apns.shown(to: phone.token).map(\.collapseID) == [key])
         }
     }
 

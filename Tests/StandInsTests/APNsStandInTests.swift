@@ -351,6 +351,20 @@ private typealias AH = APNsHarness
         }
     }
 
+    /// Apple had the push and the answer was lost: the device shows it although the client saw no 200.
+    @Test func acceptThenResetDeliversAndDropsTheConnection() async throws {
+        try await AH.with { apns async throws in
+            apns.standIn.inject(.acceptThenReset())
+            await #expect(throws: (any Error).self) { try await apns.push() }
+            #expect(try await eventually { apns.standIn.requests().map(\.status) == [0] })
+            #expect(apns.standIn.deliveries().count == 1)
+            let shown = try await apns.control(.GET, "/_fake/shown")
+            #expect(try JSONDecoder().decode([APNsDelivery].self, from: Data(shown.body.utf8)).count == 1)
+            #expect(try await apns.control(.POST, "/_fake/faults", json: #"{"accept_before_reset":true}"#).status == 400,
+                    "accept_before_reset needs reset_connection")
+        }
+    }
+
     // MARK: Control plane
 
     @Test func controlPlaneOverTheSameTLSServer() async throws {
@@ -432,5 +446,27 @@ private typealias AH = APNsHarness
     static func payload(bytes: Int) -> String {
         let frame = #"{"aps":{"alert":""}}"#
         return #"{"aps":{"alert":"\#(String(repeating: "x", count: bytes - frame.utf8.count))"}}"#
+    }
+}
+
+/// What a device shows of the accepted pushes: one notification per collapse id, none for background.
+@Suite(.timeLimit(.minutes(1))) struct ShownOnDeviceTests {
+    func delivery(_ token: String, collapse: String?, type: String = "alert", at seconds: Double) -> APNsDelivery {
+        let json = """
+            {"device_token":"\(token)","apns_id":"\(UUID().uuidString.lowercased())","push_type":"\(type)","priority":10,
+             "expiration":0,\(collapse.map { "\"collapse_id\":\"\($0)\"," } ?? "")"topic":"app","payload":"e30=",
+             "received_at_ms":\(seconds * 1000)}
+            """
+        return try! JSONDecoder().decode(APNsDelivery.self, from: Data(json.utf8))
+    }
+
+    @Test func copiesUnderOneCollapseIDShowOnceAndTheLatestWins() {
+        let first = delivery("a", collapse: "reminder:1", at: 1)
+        let copy = delivery("a", collapse: "reminder:1", at: 2)
+        let other = delivery("a", collapse: "reminder:2", at: 3)
+        let plain = [delivery("a", collapse: nil, at: 4), delivery("a", collapse: nil, at: 5)]
+        let silent = delivery("a", collapse: nil, type: "background", at: 6)
+        let shown = APNsDelivery.shownOnDevice([first, copy, other] + plain + [silent])
+        #expect(shown == [copy, other] + plain)
     }
 }

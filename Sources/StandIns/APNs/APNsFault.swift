@@ -2,12 +2,13 @@
 /// accepted (optionally only for one device token). Faults are used first added, first served.
 ///
 /// What happens, in order: wait `latency` (if any); then `resetConnection` closes the connection
-/// without an answer, else a `status` other than 200 answers `{"reason": reason}` (with
+/// without an answer (after delivering the push to the device when `acceptBeforeReset`: Apple had it,
+/// the answer was lost), else a `status` other than 200 answers `{"reason": reason}` (with
 /// `retry-after` when set), else the push is accepted as usual (a latency-only fault).
 ///
 /// Control-plane JSON (`POST /_fake/faults`), every key optional except as noted:
 /// `{"status": 503, "reason": "ServiceUnavailable", "count": 1, "device_token": "…",
-///   "retry_after_seconds": 5, "latency_ms": 250, "reset_connection": false}`
+///   "retry_after_seconds": 5, "latency_ms": 250, "reset_connection": false, "accept_before_reset": false}`
 /// (`status` defaults to 200, `reason` to "", `count` to 1).
 public struct APNsFault: Sendable, Codable, Equatable {
     public var status: Int
@@ -18,9 +19,12 @@ public struct APNsFault: Sendable, Codable, Equatable {
     public var latency: Duration?
     /// Close the connection (the whole HTTP/2 connection, like a network reset) without answering.
     public var resetConnection: Bool
+    /// With `resetConnection`: the push reaches the device first, so only the answer is lost.
+    public var acceptBeforeReset: Bool
 
     public init(status: Int = 200, reason: String = "", count: Int = 1, deviceToken: String? = nil,
-                retryAfterSeconds: Int? = nil, latency: Duration? = nil, resetConnection: Bool = false) {
+                retryAfterSeconds: Int? = nil, latency: Duration? = nil, resetConnection: Bool = false,
+                acceptBeforeReset: Bool = false) {
         self.status = status
         self.reason = reason
         self.count = count
@@ -28,6 +32,7 @@ public struct APNsFault: Sendable, Codable, Equatable {
         self.retryAfterSeconds = retryAfterSeconds
         self.latency = latency
         self.resetConnection = resetConnection
+        self.acceptBeforeReset = acceptBeforeReset
     }
 
     /// Apple's error answer, e.g. `.reason("ServiceUnavailable", status: 503)`,
@@ -48,6 +53,12 @@ public struct APNsFault: Sendable, Codable, Equatable {
         APNsFault(count: count, deviceToken: deviceToken, resetConnection: true)
     }
 
+    /// Apple accepts the push (the device shows it), then the connection drops before the answer:
+    /// the sender cannot know it was delivered.
+    public static func acceptThenReset(count: Int = 1, deviceToken: String? = nil) -> APNsFault {
+        APNsFault(count: count, deviceToken: deviceToken, resetConnection: true, acceptBeforeReset: true)
+    }
+
     /// Why this fault cannot be used, or nil.
     var problem: String? {
         if count < 1 { return "count must be at least 1" }
@@ -55,12 +66,13 @@ public struct APNsFault: Sendable, Codable, Equatable {
         if status != 200 && reason.isEmpty && !resetConnection { return "an error status needs a reason" }
         if status == 200 && latency == nil && !resetConnection { return "a fault needs a status, latency_ms or reset_connection" }
         if let latency, latency < .zero { return "latency must not be negative" }
+        if acceptBeforeReset && !resetConnection { return "accept_before_reset needs reset_connection" }
         return nil
     }
 
     enum CodingKeys: String, CodingKey {
         case status, reason, count, deviceToken = "device_token", retryAfterSeconds = "retry_after_seconds"
-        case latency = "latency_ms", resetConnection = "reset_connection"
+        case latency = "latency_ms", resetConnection = "reset_connection", acceptBeforeReset = "accept_before_reset"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -71,7 +83,8 @@ public struct APNsFault: Sendable, Codable, Equatable {
                   deviceToken: try c.decodeIfPresent(String.self, forKey: .deviceToken),
                   retryAfterSeconds: try c.decodeIfPresent(Int.self, forKey: .retryAfterSeconds),
                   latency: try c.decodeIfPresent(Double.self, forKey: .latency).map { .milliseconds($0) },
-                  resetConnection: try c.decodeIfPresent(Bool.self, forKey: .resetConnection) ?? false)
+                  resetConnection: try c.decodeIfPresent(Bool.self, forKey: .resetConnection) ?? false,
+                  acceptBeforeReset: try c.decodeIfPresent(Bool.self, forKey: .acceptBeforeReset) ?? false)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -83,5 +96,6 @@ public struct APNsFault: Sendable, Codable, Equatable {
         try c.encodeIfPresent(retryAfterSeconds, forKey: .retryAfterSeconds)
         try c.encodeIfPresent(latency.map { $0.timeInterval * 1000 }, forKey: .latency)
         try c.encode(resetConnection, forKey: .resetConnection)
+        try c.encode(acceptBeforeReset, forKey: .acceptBeforeReset)
     }
 }

@@ -81,7 +81,13 @@ struct APNsLedger: Sendable {
             }
         }
         let fault = takeFault(for: token)
-        if let fault, fault.resetConnection { return Decision(outcome: .reset, delay: fault.latency) }
+        if let fault, fault.resetConnection {
+            if fault.acceptBeforeReset {
+                if configuration.perDeviceLimit != nil { pushTimes[token, default: []].append(now) }
+                deliveries.append(push)
+            }
+            return Decision(outcome: .reset, delay: fault.latency)
+        }
         if let fault, fault.status != 200 {
             let rejection = APNsRejection(status: fault.status, reason: fault.reason,
                                           retryAfterSeconds: fault.retryAfterSeconds)

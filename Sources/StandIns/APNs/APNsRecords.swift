@@ -71,6 +71,26 @@ public struct APNsDelivery: Sendable, Codable, Equatable {
     }
 }
 
+extension APNsDelivery {
+    /// What a device shows of these accepted pushes, in arrival order: an alert with an
+    /// `apns-collapse-id` replaces the earlier one with the same id (Apple: "displayed to the user as
+    /// a single notification"), so a resend under the same id is seen once; background pushes show
+    /// nothing.
+    public static func shownOnDevice(_ deliveries: [APNsDelivery]) -> [APNsDelivery] {
+        var shown: [APNsDelivery] = []
+        var position: [String: Int] = [:]
+        for delivery in deliveries where delivery.pushType == "alert" {
+            if let id = delivery.collapseID, let at = position[id] {
+                shown[at] = delivery
+            } else {
+                if let id = delivery.collapseID { position[id] = shown.count }
+                shown.append(delivery)
+            }
+        }
+        return shown
+    }
+}
+
 /// One request to the APNs paths (everything but `/_fake/`) and how it was answered.
 public struct APNsRequestRecord: Sendable, Codable, Equatable {
     /// Empty when the path named none.

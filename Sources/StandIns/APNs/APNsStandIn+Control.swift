@@ -13,6 +13,7 @@ import Hummingbird
 /// | `DELETE /_fake/faults` | | 204 |
 /// | `GET /_fake/deliveries` | | 200, array of `APNsDelivery` (`payload` base64) |
 /// | `DELETE /_fake/deliveries` | | 204 |
+/// | `GET /_fake/shown` | | 200, what the devices show: `deliveries` less background pushes, one per device and collapse id |
 /// | `GET /_fake/requests` | | 200, array of `APNsRequestRecord` |
 /// | `DELETE /_fake/requests` | | 204 |
 ///
@@ -61,6 +62,9 @@ extension APNsStandIn {
                 return try Self.json(deliveries())
             case (.delete, "/_fake/deliveries"):
                 clearDeliveries()
+            case (.get, "/_fake/shown"):
+                let byDevice = Dictionary(grouping: deliveries(), by: \.deviceToken)
+                return try Self.json(byDevice.keys.sorted().flatMap { APNsDelivery.shownOnDevice(byDevice[$0] ?? []) })
             case (.get, "/_fake/requests"):
                 return try Self.json(requests())
             case (.delete, "/_fake/requests"):

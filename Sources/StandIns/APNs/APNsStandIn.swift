@@ -138,6 +138,11 @@ public final class APNsStandIn: Service, Sendable {
 
     public func clearDeliveries() { ledger.withLock { $0.deliveries.removeAll() } }
 
+    /// What the device with `token` shows: its accepted alerts, one per collapse id.
+    public func shown(to token: String) -> [APNsDelivery] {
+        APNsDelivery.shownOnDevice(deliveries().filter { $0.deviceToken == token })
+    }
+
     /// Every request to an APNs path (not `/_fake/`), oldest first, with its status and reason.
     public func requests() -> [APNsRequestRecord] { ledger.withLock { $0.requests.elements } }
 
