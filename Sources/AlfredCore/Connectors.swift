@@ -66,6 +66,8 @@ public protocol ConnectorListing: Sendable {
 public protocol ConnectorStore: ConnectorListing {
     func insert(_ connector: NewConnector) async throws
     func secret(_ id: UUID) async throws -> ConnectorSecret?
+    /// The connector's status, without its secret; nil when there is no such connector.
+    func status(_ id: UUID) async throws -> ConnectorStatus?
     func setStatus(_ id: UUID, _ status: ConnectorStatus) async throws
     /// Replaces the ciphertext after a rewrap, only if the connector is still at `fromVersion`.
     /// Returns false if it moved meanwhile.

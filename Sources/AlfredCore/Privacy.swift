@@ -108,6 +108,9 @@ public protocol PrivacyStore: Sendable {
     func revocationSettled(request: UUID) async throws
     /// Grants a delete-all could not revoke yet, oldest first.
     func parkedRevocations() async throws -> [(connector: UUID, request: UUID, parkedAt: Date)]
+    /// Seconds since the oldest open delete-all request was made, and since the oldest parked
+    /// revocation was parked, by the database's clock; nil when there is none.
+    func backlogAges() async throws -> (openRequest: Double?, parkedRevocation: Double?)
     /// Everything stored about the user, as one JSON object (secrets stay sealed and are left out).
     func export(userID: UUID) async throws -> String
 }

@@ -82,6 +82,11 @@ public struct DeleteAllHandler: JobHandler {
         }
         guard !context.isLeaseLost else { throw JobError.retry("lease lost before deletion") }
         let done = try await store.deleteUser(request)
+        // A connector that appeared after the listing above was parked by the deletion itself
+        // (migration 0008): give it, like every parked grant, a live revocation job.
+        if done.revocationsPending > 0 {
+            _ = try await ParkedRevocations.requeue(privacy: store, jobs: jobs, onConflict: .keep)
+        }
         if let duration = done.duration { PrivacyMetrics.duration.recordNanoseconds(Int64(duration.seconds * 1e9)) }
         context.logger.info("delete-all completed", metadata: [
             "alfred.privacy.request": "\(request)", "alfred.privacy.outcome": "\(done.outcome?.rawValue ?? "?")",
@@ -175,6 +180,21 @@ public enum ParkedRevocations {
             if !parked.isEmpty {
                 logger.info("parked revocations have live retry jobs", metadata: ["alfred.privacy.parked": "\(parked.count)"])
             }
+        }
+    }
+}
+
+/// The gauges behind the privacy alerts (DeleteAllPastDeadline, RevocationParkedForDays): every
+/// worker samples the same database-wide ages.
+public enum PrivacyGauges {
+    public static func sampler<C: Clock<Duration>>(privacy: any PrivacyStore, interval: Duration = .seconds(60), clock: C,
+                                                   logger: Logger) -> PeriodicService<C> {
+        let open = Gauge(label: MetricName.privacyOpenRequestAge)
+        let parked = Gauge(label: MetricName.privacyParkedRevocationAge)
+        return PeriodicService(name: "privacy-gauges", interval: interval, clock: clock, logger: logger) {
+            let ages = try await privacy.backlogAges()
+            open.record(ages.openRequest ?? 0)
+            parked.record(ages.parkedRevocation ?? 0)
         }
     }
 }

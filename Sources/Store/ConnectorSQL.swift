@@ -26,6 +26,17 @@ enum ConnectorSQL {
         """
     }
 
+    /// A live connector's status, or REVOCATION_PENDING for one parked after its user was deleted.
+    static func status(id: UUID) -> PostgresQuery {
+        """
+        SELECT status FROM (
+            SELECT 0 AS rank, status FROM connectors WHERE id = \(id)
+            UNION ALL
+            SELECT 1, 'REVOCATION_PENDING' FROM connector_revocations WHERE connector_id = \(id)
+        ) found ORDER BY rank LIMIT 1
+        """
+    }
+
     /// Google confirmed the revocation: nothing of a parked connector remains.
     static func forgetParked(id: UUID) -> PostgresQuery {
         "DELETE FROM connector_revocations WHERE connector_id = \(id)"

@@ -29,6 +29,13 @@ public struct PostgresConnectorStore: ConnectorStore {
         return nil
     }
 
+    public func status(_ id: UUID) async throws -> ConnectorStatus? {
+        for status in try await Pooled.rows(client, ConnectorSQL.status(id: id), logger: logger).decode(String.self) {
+            return ConnectorStatus(rawValue: status) ?? .revoked
+        }
+        return nil
+    }
+
     public func setStatus(_ id: UUID, _ status: ConnectorStatus) async throws {
         _ = try await Pooled.rows(client, ConnectorSQL.setStatus(id: id, status: status.rawValue), logger: logger)
     }

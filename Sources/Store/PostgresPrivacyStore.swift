@@ -79,6 +79,13 @@ public struct PostgresPrivacyStore: PrivacyStore {
         return "{}"
     }
 
+    public func backlogAges() async throws -> (openRequest: Double?, parkedRevocation: Double?) {
+        for (request, parked) in try await Pooled.rows(client, PrivacySQL.backlogAges, logger: logger).decode((Double?, Double?).self) {
+            return (request, parked)
+        }
+        return (nil, nil)
+    }
+
     /// Revocations still waiting for Google: (connector, request, parked at).
     public func parkedRevocations() async throws -> [(connector: UUID, request: UUID, parkedAt: Date)] {
         var parked: [(connector: UUID, request: UUID, parkedAt: Date)] = []

@@ -107,6 +107,12 @@ enum PrivacySQL {
         """
     }
 
+    /// What the privacy alerts watch: how long the oldest open request and parked revocation have waited.
+    static let backlogAges: PostgresQuery = """
+        SELECT (SELECT extract(epoch FROM now() - min(requested_at))::float8 FROM privacy_requests WHERE state <> 'COMPLETED'),
+               (SELECT extract(epoch FROM now() - min(parked_at))::float8 FROM connector_revocations)
+        """
+
     /// Revocations parked by delete-all that Google has not confirmed yet (ids only).
     static let parkedRevocations: PostgresQuery =
         "SELECT connector_id, request_id, parked_at FROM connector_revocations ORDER BY parked_at"

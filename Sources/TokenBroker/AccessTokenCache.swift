@@ -7,6 +7,9 @@ import Foundation
 /// A forced refresh (a worker's token got a 401 from Google) drops the cached token, unless it was
 /// minted within `forcedRefreshFloor`: then another caller has just replaced the token that failed,
 /// and a burst of 401s costs Google one refresh, not one per caller.
+///
+/// Bounded: at `capacity` entries, storing another first drops the expired ones, then the oldest.
+/// (Whether a connector may still have a token is the broker's check, on every request.)
 actor AccessTokenCache {
     private struct Entry { let token: AccessToken; let storedAt: Date }
     private var tokens: [UUID: Entry] = [:]
@@ -15,12 +18,27 @@ actor AccessTokenCache {
     private let margin: TimeInterval
     private let forcedRefreshFloor: TimeInterval
     private let now: @Sendable () -> Date
+    let capacity: Int
 
-    init(margin: Duration = .seconds(120), forcedRefreshFloor: Duration = .seconds(5),
+    init(margin: Duration = .seconds(120), forcedRefreshFloor: Duration = .seconds(5), capacity: Int = 50_000,
          now: @escaping @Sendable () -> Date = Date.init) {
         self.margin = margin.seconds
         self.forcedRefreshFloor = forcedRefreshFloor.seconds
+        self.capacity = max(1, capacity)
         self.now = now
+    }
+
+    var count: Int { tokens.count }
+
+    private func keep(_ token: AccessToken, for connector: UUID) {
+        if tokens[connector] == nil, tokens.count >= capacity {
+            let at = now()
+            tokens = tokens.filter { $0.value.token.expiresAt.timeIntervalSince(at) > margin }
+            while tokens.count >= capacity, let oldest = tokens.min(by: { $0.value.storedAt < $1.value.storedAt })?.key {
+                tokens[oldest] = nil
+            }
+        }
+        tokens[connector] = Entry(token: token, storedAt: now())
     }
 
     func token(for connector: UUID, force: Bool = false,
@@ -39,12 +57,12 @@ actor AccessTokenCache {
         } catch {
             result = .failure(error)
         }
-        if case .success(let token) = result { tokens[connector] = Entry(token: token, storedAt: now()) }
+        if case .success(let token) = result { keep(token, for: connector) }
         for waiter in waiting.removeValue(forKey: connector) ?? [] { waiter.resume(with: result) }
         return try result.get()
     }
 
-    func store(_ token: AccessToken, for connector: UUID) { tokens[connector] = Entry(token: token, storedAt: now()) }
+    func store(_ token: AccessToken, for connector: UUID) { keep(token, for: connector) }
 
     func forget(_ connector: UUID) { tokens[connector] = nil }
 }

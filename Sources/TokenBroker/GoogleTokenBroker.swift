@@ -87,7 +87,17 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
         guard let id = UUID(uuidString: connectorID) else { throw BrokerError.badRequest("connector_id must be a UUID") }
         let deadline = configuration.refreshDeadline
         let token = try await classified {
-            try await cache.token(for: id, force: forceRefresh) {
+            // Checked on every request, cached token or not: a connector revoked or sent back for
+            // consent elsewhere (another broker, delete-all) gets no token from this broker's cache.
+            let status = try await connectors.status(id)
+            guard status == .active else {
+                await cache.forget(id)
+                if status == .needsReconsent {
+                    throw BrokerError.needsReconsent("the connector needs the user to connect Google again")
+                }
+                throw BrokerError.notFound(status == nil ? "no connector \(connectorID)" : "the connector was revoked")
+            }
+            return try await cache.token(for: id, force: forceRefresh) {
                 guard let token = try await withDeadline(deadline, clock: clock, { try await refresh(id) }) else {
                     Self.refreshes("unavailable").increment()
                     throw BrokerError.upstreamUnavailable("refreshing the access token took longer than \(deadline)")
@@ -99,7 +109,19 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
     }
 
     private func refresh(_ id: UUID) async throws -> AccessToken {
-        let (secret, refreshToken) = try await decrypt(id, purpose: "refresh")
+        let secret: ConnectorSecret, refreshToken: Redacted<String>
+        do {
+            (secret, refreshToken) = try await decrypt(id, purpose: "refresh")
+        } catch let error as BrokerError where error.code == .notFound || error.code == .needsReconsent {
+            throw error  // no refresh was attempted: the connector is gone or inactive
+        } catch let error as BrokerError where error.code == .denied {
+            // Every refresh outcome is counted, these two too: they fail the refresh SLO like Google would.
+            Self.refreshes("attestation_denied").increment()
+            throw error
+        } catch {
+            Self.refreshes("key_service_unavailable").increment()
+            throw error
+        }
         do {
             let grant = try await google.refresh(refreshToken)
             Self.refreshes("success").increment()

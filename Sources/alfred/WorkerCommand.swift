@@ -254,8 +254,9 @@ struct WorkerRuntime {
         services.append(PeriodicService(name: "audit-prune", interval: .seconds(3600), clock: clock, logger: logger) {
             while try await audit.prune(before: Date().addingTimeInterval(-auditRetention), limit: 5000) == 5000 {}
         })
-        services.append(ParkedRevocations.sweeper(privacy: PostgresPrivacyStore(client: client, logger: logger), jobs: store,
-                                                  clock: clock, logger: logger))
+        let privacy = PostgresPrivacyStore(client: client, logger: logger)
+        services.append(ParkedRevocations.sweeper(privacy: privacy, jobs: store, clock: clock, logger: logger))
+        services.append(PrivacyGauges.sampler(privacy: privacy, clock: clock, logger: logger))
         services += extraServices
         services.append(StartupNotice(store: store, logger: logger, onStarted: onStarted))
         if !options.noMetrics {

@@ -1,3 +1,4 @@
+import AlfredTesting
 import Foundation
 import Testing
 
@@ -28,6 +29,41 @@ import Testing
             #expect(compose.contains("ALTER ROLE \(role) PASSWORD"), "db-roles in docker-compose.yml does not set \(role)'s password")
             #expect(compose.contains("postgres://\(role):"), "no service in docker-compose.yml connects as \(role)")
         }
+    }
+
+    static let secrets = ["ALFRED_OWNER_DB_PASSWORD", "ALFRED_WORKER_DB_PASSWORD", "ALFRED_BROKER_DB_PASSWORD",
+                          "ALFRED_API_DB_PASSWORD", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET", "APNS_KEY_ID", "APNS_TEAM_ID"]
+
+    /// No secret has a default: every use is `${NAME:?…}`, so compose refuses to start without it.
+    @Test func composeHasNoPlaceholderSecrets() throws {
+        let compose = try OpsFiles.text(Self.compose)
+        #expect(!compose.lowercased().contains("change-me") && !compose.contains("CHANGEME"))
+        for name in Self.secrets {
+            let uses = compose.matches(of: try Regex("\\$\\{\(name)(:?[-?=+])?[^}]*\\}")).map { String(compose[$0.range]) }
+            #expect(!uses.isEmpty, "\(name) is not used")
+            for use in uses { #expect(use.hasPrefix("${\(name):?"), "\(use) must fail when unset, not fall back") }
+        }
+    }
+
+    /// Debian's docker-compose (1.29, installed by .ci/run) reads the file: with every secret set it
+    /// is valid; with one missing it refuses, naming it.
+    @Test func dockerComposeRefusesToStartWithoutItsSecrets() async throws {
+        let path = try #require(Self.dockerCompose, "docker-compose not found: apt-get install -y docker-compose (.ci/run does)")
+        var environment = Dictionary(uniqueKeysWithValues: Self.secrets.map { ($0, "test-\($0.lowercased())") })
+        environment["APNS_KEY_PATH"] = "/dev/null"
+        let valid = try await AlfredTesting.run(path, ["-f", Self.compose, "config", "-q"], environment: environment,
+                                                directory: OpsFiles.root)
+        #expect(valid.code == 0, "\(valid.output)")
+        environment["GOOGLE_CLIENT_SECRET"] = nil
+        let refused = try await AlfredTesting.run(path, ["-f", Self.compose, "config", "-q"], environment: environment,
+                                                  directory: OpsFiles.root)
+        #expect(refused.code != 0)
+        #expect(refused.output.contains("GOOGLE_CLIENT_SECRET"), "\(refused.output)")
+    }
+
+    static var dockerCompose: String? {
+        ((ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin"])
+            .map { "\($0)/docker-compose" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     /// Every scrape target in prometheus.yml (but Prometheus itself) is a docker-compose service.

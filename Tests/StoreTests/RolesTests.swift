@@ -40,6 +40,18 @@ import Testing
             await #expect(throws: PSQLError.self) {
                 _ = try await worker.query("UPDATE connectors SET refresh_token_ciphertext = '\\x00'", logger: logger).collect()
             }
+            // Least privilege (migration 0008): deleting users or connectors, or changing a connector's
+            // status, is the broker's or delete-all's (a SECURITY DEFINER function), never the worker's.
+            for statement: PostgresQuery in [
+                "DELETE FROM users", "DELETE FROM connectors", "UPDATE connectors SET status = 'REVOKED'",
+                "UPDATE connectors SET revoked_at = now()",
+            ] {
+                let refused = await #expect(throws: PSQLError.self) { _ = try await worker.query(statement, logger: logger).collect() }
+                #expect(refused?.serverInfo?[.sqlState] == "42501", "\(statement.sql): insufficient_privilege")
+            }
+            let still = try await worker.query("SELECT count(*)::int FROM connectors WHERE status = 'ACTIVE'", logger: logger)
+                .collect().first?.decode(Int.self)
+            #expect(still == 1)
         }
         try await TestDatabase.withClient(connect(url, as: "alfred_broker")) { broker in
             let rows = try await broker.query("SELECT refresh_token_ciphertext FROM connectors", logger: logger).collect()

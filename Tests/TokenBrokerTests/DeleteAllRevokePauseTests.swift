@@ -48,6 +48,7 @@ import Testing
         func request(_ id: UUID, of userID: UUID?) async throws -> PrivacyRequest? { throw Unused() }
         func revocationSettled(request: UUID) async throws { throw Unused() }
         func parkedRevocations() async throws -> [(connector: UUID, request: UUID, parkedAt: Date)] { throw Unused() }
+        func backlogAges() async throws -> (openRequest: Double?, parkedRevocation: Double?) { throw Unused() }
         func export(userID: UUID) async throws -> String { throw Unused() }
     }
 

@@ -221,6 +221,33 @@ import Glibc
         }
     }
 
+    /// The user finishes connecting Google while delete-all is revoking the grants it listed: the new
+    /// connector was not in its list, but it is parked as its user is deleted and revoked at Google
+    /// like the others (before migration 0008 it was deleted with the user and its grant lived on).
+    @Test func aConnectorCreatedDuringDeleteAllIsRevokedAtGoogleToo() async throws {
+        let world = try await BrokerWorld.make()
+        defer { world.remove() }
+        try await world.run { w in
+            try await connectAndSeed(w)
+            let held = try holdFirstRevocation(w, for: 5_000)
+            let worker = try worker(w)
+            defer { worker.signal(SIGKILL) }
+            let request = try await deleteAllUntilRunning(w, worker: worker)
+            try await untilHeldAtGoogle(w, fault: held, worker: worker)
+            // Listed already; this one is new.
+            let late = try await w.connect()
+            #expect(try await requestEventually(w, request) { $0.outcome == .deleted }, "\(worker.output)")
+            // Parked by the deletion itself, then revoked by its privacy.revoke job.
+            #expect(try await requestEventually(w, request) { $0.revocationsPending == 0 }, "\(worker.output)")
+            #expect(revokeCalls(w).filter { $0.status == 200 }.count == 2, "the listed grant and the late one")
+            #expect(try await owner(w) { client in
+                try await client.query("SELECT count(*)::int FROM connector_revocations WHERE connector_id = \(late)",
+                                       logger: TestDatabase.quietLogger).collect().first?.decode(Int.self)
+            } == 0, "settled once Google confirmed")
+            try await expectOnlyTheFinalRecordAndRevokedGrants(w)
+        }
+    }
+
     /// Postgres is down while a delete-all's revocation is at Google, from before Google answers until
     /// after: the broker cannot record Google's answer, the worker cannot heartbeat, and after the
     /// restart the deletion ends as it would have.

@@ -91,6 +91,30 @@ import Testing
         }
     }
 
+    /// Another broker process revoked one connector and Google sent another back for consent: this
+    /// broker's cache still holds both tokens, and serves neither.
+    @Test func aCachedTokenIsNotServedOnceTheConnectorIsNoLongerActive() async throws {
+        let world = try await BrokerWorld.make()
+        defer { world.remove() }
+        try await world.run { running in
+            let revoked = try await running.connect(), reconsent = try await running.connect()
+            for id in [revoked, reconsent] { _ = try await running.broker.accessToken(connectorID: id.uuidString) }
+            try await TestDatabase.withClient(running.world.ownerURL) { owner in
+                _ = try await owner.query("UPDATE connectors SET status = 'REVOKED' WHERE id = \(revoked)",
+                                          logger: TestDatabase.quietLogger).collect()
+                _ = try await owner.query("UPDATE connectors SET status = 'NEEDS_RECONSENT' WHERE id = \(reconsent)",
+                                          logger: TestDatabase.quietLogger).collect()
+            }
+            for (id, code) in [(revoked, BrokerError.Code.notFound), (reconsent, .needsReconsent)] {
+                let error = await #expect(throws: BrokerError.self) {
+                    _ = try await running.broker.accessToken(connectorID: id.uuidString)
+                }
+                #expect(error?.code == code)
+            }
+            #expect(running.refreshRequests() == 0, "answered from the stored status, not by asking Google")
+        }
+    }
+
     @Test func rotationRewrapsConnectorsAndTheyStillRefresh() async throws {
         let world = try await BrokerWorld.make()
         defer { world.remove() }
