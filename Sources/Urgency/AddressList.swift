@@ -8,32 +8,34 @@ public enum AddressList {
     public static func addresses(in header: String?) -> [String] {
         guard let header else { return [] }
         var result: [String] = []
-        var current = ""      // the text of the current mailbox, outside quotes and comments
-        var angle: String?    // the text inside <…>, when the mailbox has one
+        // Read as UTF-8 bytes: every delimiter is ASCII, and no byte of a multi-byte character is.
+        var current: [UInt8] = []  // the text of the current mailbox, outside quotes and comments
+        var angle: [UInt8] = []    // the text inside <…>, when the mailbox has one
+        var hasAngle = false
         var inQuotes = false, escaped = false, commentDepth = 0, inAngle = false
 
         func finish() {
-            let candidate = trimmed(angle ?? current)
+            let candidate = trimmed(String(decoding: hasAngle ? angle : current, as: UTF8.self))
             // A group's display name ends at ':'; what follows is the first member.
             let address = candidate.split(separator: ":").last.map { trimmed(String($0)) } ?? ""
             if address.utf8.contains(UInt8(ascii: "@")), !address.utf8.contains(UInt8(ascii: " ")) { result.append(address.lowercased()) }
-            current = ""; angle = nil
+            current.removeAll(keepingCapacity: true); angle.removeAll(keepingCapacity: true); hasAngle = false
         }
 
-        for character in header {
-            if escaped { escaped = false; if inAngle { angle?.append(character) }; continue }
-            switch character {
-            case "\\" where inQuotes || commentDepth > 0: escaped = true
-            case "\"" where commentDepth == 0 && !inAngle: inQuotes.toggle()
+        for byte in header.utf8 {
+            if escaped { escaped = false; if inAngle { angle.append(byte) }; continue }
+            switch byte {
+            case UInt8(ascii: "\\") where inQuotes || commentDepth > 0: escaped = true
+            case UInt8(ascii: "\"") where commentDepth == 0 && !inAngle: inQuotes.toggle()
             case _ where inQuotes: continue  // display names are never compared
-            case "(" where !inAngle: commentDepth += 1
-            case ")" where !inAngle && commentDepth > 0: commentDepth -= 1
+            case UInt8(ascii: "(") where !inAngle: commentDepth += 1
+            case UInt8(ascii: ")") where !inAngle && commentDepth > 0: commentDepth -= 1
             case _ where commentDepth > 0: continue
-            case "<": inAngle = true; angle = ""
-            case ">": inAngle = false
-            case _ where inAngle: angle?.append(character)
-            case ",", ";": finish()
-            default: current.append(character)
+            case UInt8(ascii: "<"): inAngle = true; angle.removeAll(keepingCapacity: true); hasAngle = true
+            case UInt8(ascii: ">"): inAngle = false
+            case _ where inAngle: angle.append(byte)
+            case UInt8(ascii: ","), UInt8(ascii: ";"): finish()
+            default: current.append(byte)
             }
         }
         finish()

@@ -48,9 +48,12 @@ extension RuleSet {
     /// ticket or incident, not a closed school; a school or nursery closed today is a family emergency;
     /// "if not done by you" is a security event; credentials asked for through a link are phishing in
     /// all four languages; a bare "escalation" is no longer a page.
+    /// Version 2026-11-26.2 makes no decision differently from .1 on the corpus files; it removes "hoy
+    /// mismo" from `today` (it is a `today_deadline` phrase, and the duplicate made the reading depend
+    /// on dictionary order) and a repeated "fin de journee".
     static let standardJSON = #"""
     {
-      "version": "2026-11-26.1",
+      "version": "2026-11-26.2",
       "threshold": 60,
       "quiet_hours_threshold": 90,
       "weights": {
@@ -622,7 +625,7 @@ extension RuleSet {
           { "language": "en", "words": ["today", "today's", "this morning"] },
           { "language": "de", "words": ["heute", "heute fruh", "heute vormittag", "heute morgen"] },
           { "language": "fr", "words": ["aujourd'hui", "ce matin", "ce jour"] },
-          { "language": "es", "words": ["hoy", "esta manana", "hoy mismo"] }
+          { "language": "es", "words": ["hoy", "esta manana"] }
         ],
         "tomorrow": [
           { "language": "en", "words": ["tomorrow", "tmrw", "tomorrow's"] },
@@ -693,7 +696,7 @@ extension RuleSet {
           { "language": "de", "words": [
             "feierabend", "dienstschluss", "tagesende", "ende des tages", "bis ende des tages", "geschaftsschluss",
             "buroschluss" ] },
-          { "language": "fr", "words": ["fin de journee", "fin de la journee", "fin de journee", "avant la fermeture"] },
+          { "language": "fr", "words": ["fin de journee", "fin de la journee", "avant la fermeture"] },
           { "language": "es", "words": ["final del dia", "fin del dia", "fin de la jornada", "cierre"] }
         ],
         "within_hour": [

@@ -123,30 +123,33 @@ struct SenderTrust: Sendable {
         guard let domain = AddressList.domain(of: address).map(String.init), !isOrganisation(domain) else { return false }
         let labels = domain.split(whereSeparator: { $0 == "." || $0 == "-" }).map(String.init)
         let first = domain.split(separator: ".").first.map(String.init) ?? ""
-        return distinctiveLabels.contains { label in labels.contains(label) || (first != label && first.contains(label)) }
+        return distinctiveLabels.contains { label in labels.contains(label) || (first != label && Text.contains(first, label)) }
     }
 
     /// (display name, address) pairs of an address header.
     static func mailboxes(in header: String?) -> [(String, String)] {
         guard let header else { return [] }
         var result: [(String, String)] = []
-        // Split on commas outside quotes and angle brackets.
-        var current = "", inQuotes = false, inAngle = false
+        // Split on commas outside quotes and angle brackets (bytes: every delimiter is ASCII).
+        var inQuotes = false, inAngle = false
         var parts: [String] = []
-        for character in header {
-            switch character {
-            case "\"": inQuotes.toggle(); current.append(character)
-            case "<": inAngle = true; current.append(character)
-            case ">": inAngle = false; current.append(character)
-            case "," where !inQuotes && !inAngle: parts.append(current); current = ""
-            default: current.append(character)
+        let bytes = Array(header.utf8)
+        var start = 0
+        for (index, byte) in bytes.enumerated() {
+            switch byte {
+            case UInt8(ascii: "\""): inQuotes.toggle()
+            case UInt8(ascii: "<"): inAngle = true
+            case UInt8(ascii: ">"): inAngle = false
+            case UInt8(ascii: ",") where !inQuotes && !inAngle:
+                parts.append(String(decoding: bytes[start..<index], as: UTF8.self)); start = index + 1
+            default: break
             }
         }
-        parts.append(current)
+        parts.append(String(decoding: bytes[start...], as: UTF8.self))
         for part in parts {
             guard let address = AddressList.sender(in: part) else { continue }
             let name = part.split(separator: "<", maxSplits: 1).first.map(String.init) ?? ""
-            let cleaned = name.contains("@") ? "" : AddressList.trimmed(String(name.filter { $0 != "\"" }))
+            let cleaned = name.utf8.contains(UInt8(ascii: "@")) ? "" : AddressList.trimmed(String(name.filter { $0 != "\"" }))
             result.append((cleaned, AddressList.canonical(address)))
         }
         return result

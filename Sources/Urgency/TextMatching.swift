@@ -6,24 +6,42 @@ enum Text {
     /// Case-, diacritic- and width-insensitive form: "IMMÉDIATEMENT" and "immediatement" fold alike.
     /// `ß` is spelled out because diacritic folding keeps it and a subject may say "Strasse" or "Straße".
     static func fold(_ string: String) -> String {
+        // Fastest path: pure ASCII (most headers and much mail), lower-cased byte by byte.
+        let utf8 = string.utf8
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(unsafeUninitializedCapacity: utf8.count) { buffer in
+                var count = 0
+                for byte in utf8 {
+                    buffer[count] = byte >= 65 && byte <= 90 ? byte + 32 : byte
+                    count += 1
+                }
+                return count
+            }
+        }
         // Fast path (the common case, and the scoring budget is tens of microseconds): ASCII and the
-        // accented Latin letters of the supported languages, folded natively. Anything else (full-width
-        // forms, other scripts) goes through Foundation, which gives the same result more slowly.
-        var out = String.UnicodeScalarView()
+        // accented Latin letters of the supported languages, folded natively into UTF-8 bytes.
+        // Anything else (full-width forms, other scripts) goes through Foundation, which gives the
+        // same result more slowly.
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count)
         for scalar in string.unicodeScalars {
             if scalar.isASCII {
-                out.append(scalar.value >= 65 && scalar.value <= 90 ? Unicode.Scalar(scalar.value + 32)! : scalar)
-            } else if let folded = latin[scalar] {
-                out.append(contentsOf: folded.unicodeScalars)
+                let byte = UInt8(scalar.value)
+                out.append(byte >= 65 && byte <= 90 ? byte + 32 : byte)
+            } else if let folded = latinBytes[scalar] {
+                out.append(contentsOf: folded)
             } else if scalar.properties.isAlphabetic || scalar.properties.generalCategory == .nonspacingMark {
                 return string.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
                     .replacingOccurrences(of: "ß", with: "ss")
             } else {
-                out.append(scalar)
+                out.append(contentsOf: String(scalar).utf8)
             }
         }
-        return String(out)
+        return String(decoding: out, as: UTF8.self)
     }
+
+    /// `latin` as UTF-8 bytes, for the fast path.
+    static let latinBytes: [Unicode.Scalar: [UInt8]] = latin.mapValues { Array($0.utf8) }
 
     /// Accented Latin letters (both cases) and their folded forms, as Foundation folds them.
     static let latin: [Unicode.Scalar: String] = {
@@ -42,6 +60,21 @@ enum Text {
         for letter in ["ø", "æ", "œ"] { table[letter.unicodeScalars.first!] = letter }
         return table
     }()
+
+    /// True when `needle` occurs in `haystack`, comparing UTF-8 bytes (both already folded or
+    /// lowercased). Natively: Foundation's `contains` bridges through NSString on Linux.
+    static func contains(_ haystack: String, _ needle: String) -> Bool {
+        let needle = Array(needle.utf8)
+        guard let first = needle.first else { return true }
+        let bytes = Array(haystack.utf8)
+        guard bytes.count >= needle.count else { return false }
+        for start in 0...(bytes.count - needle.count) where bytes[start] == first {
+            var matched = true
+            for offset in 1..<needle.count where bytes[start + offset] != needle[offset] { matched = false; break }
+            if matched { return true }
+        }
+        return false
+    }
 
     /// Folded words: maximal runs of letters and digits. Everything else (spaces, punctuation,
     /// apostrophes, hyphens) is a boundary, so "insurgent" is one word and never contains "urgent",
@@ -239,28 +272,33 @@ extension Text {
 /// Phrases of many families and languages compiled into one lookup by first token, so a message is
 /// matched in one pass over its tokens however many phrases the rule set lists.
 struct PhraseIndex: Sendable {
-    struct Entry: Sendable { var tokens: [String]; var family: PhraseFamily?; var language: String; var rank: Int }
+    struct Entry: Sendable { var tokens: [Substring]; var family: PhraseFamily?; var language: String; var rank: Int }
     struct Match: Sendable { var family: PhraseFamily?; var language: String; var rank: Int; var start: Int; var length: Int }
-    private var byFirst: [String: [Entry]] = [:]
+    /// Keyed by Substring so a token (a Substring of the folded text) is looked up without copying it.
+    private var byFirst: [Substring: [Entry]] = [:]
     var isEmpty: Bool { byFirst.isEmpty }
 
     /// `rank` orders languages where the caller needs a stable first (the urgency words' list order).
     init(_ lists: [(family: PhraseFamily?, language: String, rank: Int, phrases: [String])]) {
         for list in lists {
             for phrase in list.phrases {
-                let tokens = Text.tokenList(phrase)
+                let tokens = Text.tokenList(phrase).map { Substring($0) }
                 guard let first = tokens.first else { continue }
                 byFirst[first, default: []].append(Entry(tokens: tokens, family: list.family, language: list.language, rank: list.rank))
             }
         }
-        // Longer phrases first, so "not urgent" is seen before "urgent" where both start alike.
-        for key in byFirst.keys { byFirst[key]!.sort { $0.tokens.count > $1.tokens.count } }
+        // Longer phrases first, so "not urgent" is seen before "urgent" where both start alike; among
+        // equally long ones the order they were listed in (a stable sort: decisions never depend on it).
+        for key in byFirst.keys {
+            byFirst[key] = byFirst[key]!.enumerated()
+                .sorted { ($0.element.tokens.count, $1.offset) > ($1.element.tokens.count, $0.offset) }.map(\.element)
+        }
     }
 
     func matches(in tokens: [Token]) -> [Match] {
         var found: [Match] = []
         for start in tokens.indices {
-            guard let entries = byFirst[String(tokens[start].text)] else { continue }
+            guard let entries = byFirst[tokens[start].text] else { continue }
             for entry in entries where start + entry.tokens.count <= tokens.count {
                 var ok = true
                 var offset = 1

@@ -93,8 +93,9 @@ struct TimeReader: Sendable {
         var coveredUntil = -1
         var extra: [Date] = []
         var evenings: [Range<Int>] = []
-        let timeMatches = context.matches.filter { $0.family.map(Self.timeFamilies.contains) ?? false }
-            .sorted { $0.start != $1.start ? $0.start < $1.start : $0.length > $1.length }
+        let timeMatches = context.matches.filter { $0.family.map(Self.timeFamilies.contains) ?? false }.enumerated()
+            .sorted { ($0.element.start, -$0.element.length, $0.offset) < ($1.element.start, -$1.element.length, $1.offset) }
+            .map(\.element)
         for match in timeMatches where match.start > coveredUntil {
             guard let family = match.family else { continue }
             let first = tokens[match.start].text
@@ -249,30 +250,37 @@ struct TimeReader: Sendable {
     private func classify(instants: [Instant], dayOnly: [DateComponents], context: Context, user: Calendar) -> TimeReading {
         var best = TimeReading()
         func consider(_ reading: TimeReading) {
-            let order: [TimeReading.Verdict] = [.none, .passed, .later, .today, .soon]
-            let rank = order.firstIndex(of: reading.verdict)!, current = order.firstIndex(of: best.verdict)!
+            func order(_ verdict: TimeReading.Verdict) -> Int {
+                switch verdict { case .none: 0; case .passed: 1; case .later: 2; case .today: 3; case .soon: 4 }
+            }
+            let rank = order(reading.verdict), current = order(best.verdict)
             if rank > current { best = reading; return }
             // Among equals, the nearest deadline explains best.
             if rank == current, reading.verdict == .soon, let a = reading.instant, let b = best.instant, a < b { best = reading }
         }
+        // Calendar days compared as yyyymmdd keys in the user's zone (one date-components call each).
+        func key(_ components: DateComponents) -> Int { (components.year ?? 0) * 10_000 + (components.month ?? 0) * 100 + (components.day ?? 0) }
+        let today = user.dateComponents([.year, .month, .day], from: context.now)
+        let todayKey = key(today)
         for cuedInstant in instants {
             let instant = cuedInstant.date
             if instant <= context.now {
                 if cuedInstant.cued { consider(TimeReading(verdict: .passed, instant: instant)) }
             }
-            else if user.isDate(instant, inSameDayAs: context.now) || instant.timeIntervalSince(context.now) <= Self.soonWindow {
+            else if instant.timeIntervalSince(context.now) <= Self.soonWindow
+                        || key(user.dateComponents([.year, .month, .day], from: instant)) == todayKey {
                 consider(TimeReading(verdict: .soon, instant: instant))
             } else { consider(TimeReading(verdict: .later, instant: instant)) }
         }
-        let today = user.dateComponents([.year, .month, .day], from: context.now)
+        func distance(to day: DateComponents) -> Int? {
+            user.dateComponents([.day], from: user.date(from: today) ?? context.now,
+                                to: user.date(from: DateComponents(year: day.year, month: day.month, day: day.day)) ?? context.now).day
+        }
         for day in dayOnly {
-            let key = (day.year ?? 0) * 10_000 + (day.month ?? 0) * 100 + (day.day ?? 0)
-            let todayKey = (today.year ?? 0) * 10_000 + (today.month ?? 0) * 100 + (today.day ?? 0)
-            let distance = user.dateComponents([.day], from: user.date(from: today) ?? context.now,
-                                               to: user.date(from: DateComponents(year: day.year, month: day.month, day: day.day)) ?? context.now).day
-            if key == todayKey { consider(TimeReading(verdict: .today, dayDistance: 0)) }
-            else if key < todayKey { consider(TimeReading(verdict: .passed, dayDistance: distance)) }
-            else { consider(TimeReading(verdict: .later, dayDistance: distance)) }
+            let dayKey = key(day)
+            if dayKey == todayKey { consider(TimeReading(verdict: .today, dayDistance: 0)) }
+            else if dayKey < todayKey { consider(TimeReading(verdict: .passed, dayDistance: distance(to: day))) }
+            else { consider(TimeReading(verdict: .later, dayDistance: distance(to: day))) }
         }
         return best
     }

@@ -73,9 +73,10 @@ public struct UrgencyScorer: Sendable {
     ]
 
     // The rule set and preferences compiled once into the forms the rules compare against.
-    private let urgencyIndex: PhraseIndex
-    private let urgencyLanguages: [String]
+    /// Urgency words (family nil, ranked by list order) and every phrase family, in one index: one
+    /// lookup per token of a message.
     private let phraseIndex: PhraseIndex
+    private let urgencyLanguages: [String]
     private let negators: Set<String>
     private let timeReader: TimeReader
     private var trust: SenderTrust
@@ -93,11 +94,11 @@ public struct UrgencyScorer: Sendable {
     public init(ruleSet: RuleSet = .standard, preferences: UrgencyPreferences = UrgencyPreferences()) {
         self.ruleSet = ruleSet
         self.preferences = preferences
-        urgencyIndex = PhraseIndex(ruleSet.urgencyWords.enumerated().map { (nil, $0.element.language, $0.offset, $0.element.words) })
         urgencyLanguages = ruleSet.urgencyWords.map(\.language)
-        phraseIndex = PhraseIndex(ruleSet.phrases.flatMap { family, lists in
-            lists.map { (family, $0.language, 0, $0.words) }
-        })
+        phraseIndex = PhraseIndex(ruleSet.urgencyWords.enumerated().map { (nil, $0.element.language, $0.offset, $0.element.words) }
+            // In the families' declared order, not the dictionary's (which changes from run to run):
+            // where two phrases tie, the same one wins every time.
+            + PhraseFamily.allCases.flatMap { family in (ruleSet.phrases[family] ?? []).map { (family, $0.language, 0, $0.words) } })
         negators = Set((ruleSet.phrases[.negator] ?? []).flatMap(\.words).compactMap { Text.tokenList($0).last })
         timeReader = TimeReader(ruleSet: ruleSet)
         trust = SenderTrust(preferences: preferences, executiveTitles: ruleSet.executiveTitles)
@@ -146,8 +147,10 @@ public struct UrgencyScorer: Sendable {
     }
 
     /// Scores one message. `now` decides what "today" is (in the user's zone); `quietHours` selects
-    /// the higher bar. Rules fire in a fixed order, so equal inputs give equal decisions.
-    public func score(_ message: GmailMessage, now: Date, quietHours: Bool = false) -> UrgencyDecision {
+    /// the higher bar. Rules fire in a fixed order, so equal inputs give equal decisions. `explain`
+    /// fills each rule's `detail` (the `--explain` text); without it no explanation is built, which
+    /// is most of the work for a message that fires a few rules.
+    public func score(_ message: GmailMessage, now: Date, quietHours: Bool = false, explain: Bool = false) -> UrgencyDecision {
         let bar = quietHours ? quietHoursThreshold : threshold
         let labels = message.labels
         if let suppression = Self.suppressions.first(where: { labels.contains($0.label) }) {
@@ -165,12 +168,12 @@ public struct UrgencyScorer: Sendable {
 
         var fired: [FiredRule] = []
         var firedIDs = Set<RuleID>()
-        func fire(_ rule: RuleID, _ qualifier: String? = nil, why: String? = nil, weight override: Int? = nil) {
+        func fire(_ rule: RuleID, _ qualifier: String? = nil, why: @autoclosure () -> String? = nil, weight override: Int? = nil) {
             let weight = override ?? ruleSet.weight(rule)
             guard weight != 0, ruleSet.weight(rule) != 0 else { return }  // a rule weighted 0 (or left out) is switched off
             firedIDs.insert(rule)
-            fired.append(FiredRule(id: qualifier.map { "\(rule.rawValue):\($0)" } ?? rule.rawValue, weight: weight,
-                                   detail: why ?? rule.summary))
+            fired.append(FiredRule(id: qualifier.map { rule.rawValue + ":" + $0 } ?? rule.rawValue, weight: weight,
+                                   detail: explain ? (why() ?? rule.summary) : nil))
         }
 
         let fromHeader = header("from")
@@ -194,7 +197,8 @@ public struct UrgencyScorer: Sendable {
             }
             tokens += snippetTokens
         }
-        let matches = phraseIndex.matches(in: tokens)
+        let everything = phraseIndex.matches(in: tokens)
+        let matches = everything.filter { $0.family != nil }
         func negated(_ match: PhraseIndex.Match) -> Bool {
             for back in 1...2 where match.start - back >= 0 {
                 let token = tokens[match.start - back]
@@ -216,7 +220,7 @@ public struct UrgencyScorer: Sendable {
         if labels.contains("STARRED") { fire(.gmailStarred) }
 
         // Urgency words, in the subject or the snippet, unless negated ("nicht dringend").
-        let urgency = urgencyIndex.matches(in: tokens).filter { !negated($0) }
+        let urgency = everything.filter { $0.family == nil && !negated($0) }
         if let first = urgency.min(by: { $0.rank < $1.rank }) {
             fire(.urgencyWord, first.language, why: "urgency word (\(first.language)) in the \(place(first))")
         }
@@ -346,11 +350,21 @@ public struct UrgencyScorer: Sendable {
         ("es", ["el", "los", "las", "y", "que", "es", "para", "por", "una", "con", "su", "del", "al", "gracias", "tu", "lo"]),
     ]
 
+    /// Each stopword and the languages it belongs to, as bits in `stopwords` order: one lookup a token.
+    private static let stopwordLanguages: [Substring: UInt8] = {
+        var table: [Substring: UInt8] = [:]
+        for (index, entry) in stopwords.enumerated() {
+            for word in entry.words { table[word, default: 0] |= 1 << index }
+        }
+        return table
+    }()
+
     /// The message's main language by common words; ties and silence give "".
     static func guessLanguage(_ tokens: [Token]) -> String {
         var counts = [Int](repeating: 0, count: stopwords.count)
         for token in tokens where !token.isNumber {
-            for (index, entry) in stopwords.enumerated() where entry.words.contains(token.text) { counts[index] += 1 }
+            guard let languages = stopwordLanguages[token.text] else { continue }
+            for index in counts.indices where languages & (1 << index) != 0 { counts[index] += 1 }
         }
         guard let best = counts.indices.max(by: { counts[$0] < counts[$1] }), counts[best] > 0 else { return "" }
         return stopwords[best].language
@@ -411,7 +425,7 @@ public struct UrgencyScorer: Sendable {
     private func isAutomated(_ sender: String) -> Bool {
         guard let local = AddressList.localPart(of: sender) else { return false }
         let squeezed = Self.squeezed(String(local))
-        return automatedSenders.contains { squeezed.contains($0) }
+        return automatedSenders.contains { Text.contains(squeezed, $0) }
     }
 
     private func isReplyInOwnThread(_ message: GmailMessage, header: (String) -> String?) -> Bool {
@@ -433,7 +447,7 @@ public struct UrgencyScorer: Sendable {
         if invitationPrefixes.contains(where: { Text.hasFoldedColonPrefix(folded, $0) }) { return true }
         let types = [mimeType, header("content-type"), header("content-class")]
             .compactMap { $0?.lowercased() }
-        return types.contains { $0.firstRange(of: "text/calendar") != nil || $0.firstRange(of: "calendarmessage") != nil }
+        return types.contains { Text.contains($0, "text/calendar") || Text.contains($0, "calendarmessage") }
     }
 
     /// The invitation's date is today in the user's zone and, when the subject gives a start time,

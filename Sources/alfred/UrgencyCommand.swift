@@ -55,7 +55,7 @@ struct UrgencyCommand: ParsableCommand {
             // First pass: the user's history (SENT mail and the names in it) before any decision.
             for message in messages { scorer.learn(from: message) }
             for message in messages {
-                let decision = scorer.score(message, now: now, quietHours: quietHours)
+                let decision = scorer.score(message, now: now, quietHours: quietHours, explain: explain)
                 print(explain ? MessageLines.encodeExplained(decision, messageID: message.id) : MessageLines.encode(decision, messageID: message.id))
             }
             if skipped > 0 {
