@@ -72,23 +72,26 @@ import Testing
         }
     }
 
+    /// The HTTP-date form of Retry-After through the real stack. The wait is measured against the
+    /// answer's Date header, which the server stamps from its own per-second cache (a canned Date is
+    /// replaced), so it differs from this test's clock by a second or more under load: exact values
+    /// are checked where the inputs are fixed (WireFormatTests); here, what the client does with them.
     @Test func retryAfterAsAnHTTPDate() async throws {
         try await H.with(Self.user) { google in
-            // The answer carries its own Date header, and the wait is measured from it (not from our
-            // clock, nor from the server's cached per-second date, which lags under load): an hour
-            // after it is exactly an hour, more than the retry budget, so the wait is handed back.
-            let answeredAt = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+            // About an hour: more than the retry budget, so the wait is handed back, not slept.
             try google.standIn.fail(Self.timezonePath, with: CannedResponse(status: 503, headers: [
-                "Date": Self.httpDate(answeredAt), "Retry-After": Self.httpDate(answeredAt.addingTimeInterval(3600))]))
+                "Retry-After": Self.httpDate(Date().addingTimeInterval(3600))]))
             let error = try await #require(throws: GoogleAPIError.self) { try await google.calendar().timeZone() }
-            #expect(error.retryAfter == .seconds(3600))
+            let handedBack = try #require(error.retryAfter)
+            #expect(handedBack > .seconds(3000) && handedBack < .seconds(4200), "about an hour: \(handedBack)")
             #expect(error.attempts == 1 && google.clock.sleeps.isEmpty)
 
-            // Three seconds after the answer's date: waited out on the manual clock, then retried.
+            // A few seconds: within the budget, so waited out (on the manual clock) once, then retried.
             try google.standIn.fail(Self.timezonePath, with: CannedResponse(status: 503, headers: [
-                "Date": Self.httpDate(answeredAt), "Retry-After": Self.httpDate(answeredAt.addingTimeInterval(3))]))
+                "Retry-After": Self.httpDate(Date().addingTimeInterval(3))]))
             #expect(try await google.calendar().timeZone() == "Europe/Zurich")
-            #expect(google.clock.sleeps.count == 1 && google.clock.sleeps[0] >= .seconds(3), "\(google.clock.sleeps)")
+            #expect(google.clock.sleeps.count == 1, "\(google.clock.sleeps)")
+            #expect(google.requests(under: "/calendar/v3").map(\.status).suffix(2) == [503, 200])
         }
     }
 
