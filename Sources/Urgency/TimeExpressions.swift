@@ -23,6 +23,11 @@ struct TimeReading: Sendable, Equatable {
 struct TimeReader: Sendable {
     /// How far ahead a deadline on another calendar day still counts as "within hours".
     static let soonWindow: TimeInterval = 6 * 3600
+    /// In the evening (from this hour, the user's time) the next morning is "soon" too: a 7:10 flight
+    /// or a 9:00 filing tomorrow has to be dealt with tonight, before the user sleeps.
+    static let eveningHour = 18
+    /// ...up to this hour of the next day.
+    static let nextMorningUntilHour = 12
 
     struct Context {
         var tokens: [Token]
@@ -121,9 +126,9 @@ struct TimeReader: Sendable {
                 dayRefs.append((match.start, .offset(-1)))
             case .later: dayRefs.append((match.start, .later))
             case .todayDeadline: clocks.append(Clock(index: match.start, hour: 23, minute: 59, zone: nil, ownDay: 0, cued: true))
-            // "Tonight" as a deadline lasts until the night ends: "sign tonight" written at 21:00 is still open.
+            // "Tonight" as a deadline lasts until the night ends: "sign tonight" written at 23:00 is still open.
             case .tonight:
-                clocks.append(Clock(index: match.start, hour: 23, minute: 0, zone: nil, ownDay: 0))
+                clocks.append(Clock(index: match.start, hour: 23, minute: 59, zone: nil, ownDay: 0))
                 evenings.append(match.start ..< match.start + match.length)
             case .afternoon, .morning:
                 let hour = family == .afternoon ? 17 : 12
@@ -260,14 +265,19 @@ struct TimeReader: Sendable {
         }
         // Calendar days compared as yyyymmdd keys in the user's zone (one date-components call each).
         func key(_ components: DateComponents) -> Int { (components.year ?? 0) * 10_000 + (components.month ?? 0) * 100 + (components.day ?? 0) }
-        let today = user.dateComponents([.year, .month, .day], from: context.now)
+        let today = user.dateComponents([.year, .month, .day, .hour], from: context.now)
         let todayKey = key(today)
+        // The evening's horizon: noon tomorrow, once it is evening for the user.
+        let nextMorning: Date? = (today.hour ?? 0) >= Self.eveningHour
+            ? user.date(byAdding: .day, value: 1, to: user.date(from: DateComponents(year: today.year, month: today.month, day: today.day,
+                                                                                       hour: Self.nextMorningUntilHour)) ?? context.now)
+            : nil
         for cuedInstant in instants {
             let instant = cuedInstant.date
             if instant <= context.now {
                 if cuedInstant.cued { consider(TimeReading(verdict: .passed, instant: instant)) }
             }
-            else if instant.timeIntervalSince(context.now) <= Self.soonWindow
+            else if instant.timeIntervalSince(context.now) <= Self.soonWindow || nextMorning.map({ instant <= $0 }) == true
                         || key(user.dateComponents([.year, .month, .day], from: instant)) == todayKey {
                 consider(TimeReading(verdict: .soon, instant: instant))
             } else { consider(TimeReading(verdict: .later, instant: instant)) }
@@ -331,7 +341,7 @@ struct TimeReader: Sendable {
         if next < tokens.count, tokens[next].isNumber, tokens[next].text.count == 2, tokens[next].gap == ":" {
             minute = Int(tokens[next].text) ?? 99; marked = true; next += 1
         } else if next + 1 < tokens.count, tokens[next].isNumber, tokens[next].text.count == 2, tokens[next].gap == ".",
-                  ["uhr", "h"].contains(tokens[next + 1].text) {
+                  ["uhr", "h", "am", "pm"].contains(tokens[next + 1].text) {
             minute = Int(tokens[next].text) ?? 99; next += 1
         } else if text(next) == "h", tokens[next].gap.isEmpty || tokens[next].gap == " " {
             marked = true; next += 1

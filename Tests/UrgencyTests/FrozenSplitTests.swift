@@ -28,6 +28,7 @@ import Urgency
         // fr 0.941/0.842, en 0.778/0.737 (English is below the bar: see the closing note).
         // With 2026-11-26.1 (tuned on tune-2.jsonl, this file unread): precision 0.931, recall 0.882,
         // F1 0.905; de 0.947/0.947, es 1.000/0.947, fr 0.941/0.842, en 0.833/0.789 (still below).
+        // 2026-11-26.2 and .3 (tuned on tune-3.jsonl) score exactly the same here.
         #expect(report.rules.precision >= 0.85, "\(report.rules)")
         #expect(report.rules.recall >= 0.80, "\(report.rules)")
         #expect(report.rules.f1 >= report.baseline.f1 + 0.2)
