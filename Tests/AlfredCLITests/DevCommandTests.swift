@@ -37,10 +37,17 @@ import Glibc
         #expect(lateness >= 0, "not delivered before its minute: \(lateness) s")
         #expect(lateness < 60, "delivered before the meeting began: \(lateness) s after the reminder's minute")
 
-        let metrics = try await run("/usr/bin/curl", ["-s", "http://127.0.0.1:\(port)/metrics"])
-        let count = metrics.output.split(separator: "\n").first { $0.hasPrefix("alfred_reminder_delivery_seconds_count") }
-        #expect(count.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0 >= 1, "\(metrics.output.prefix(500))")
-        #expect(metrics.output.contains(#"alfred_push_deliveries_total{kind="meeting.reminder",result="delivered"} 1"#))
+        // The stand-in prints the push as it accepts it; the worker counts it once the 200 is back and
+        // recorded, a moment later (longer on a busy machine): wait for the count, then check it.
+        let delivered = #"alfred_push_deliveries_total{kind="meeting.reminder",result="delivered"} 1"#
+        var metrics = ""
+        let counted = try await eventually(timeout: .seconds(60)) {
+            metrics = (try? await run("/usr/bin/curl", ["-s", "http://127.0.0.1:\(port)/metrics"]))?.output ?? ""
+            return metrics.contains(delivered)
+        }
+        #expect(counted, "\(metrics.suffix(3000))")
+        let count = metrics.split(separator: "\n").first { $0.hasPrefix("alfred_reminder_delivery_seconds_count") }
+        #expect(count.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0 >= 1, "\(metrics.suffix(3000))")
 
         // The user came in through the API, and later left through it.
         #expect(dev.output.contains("signed in through the API"), "\(dev.output)")
