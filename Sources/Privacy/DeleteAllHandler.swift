@@ -59,9 +59,11 @@ public struct DeleteAllHandler: JobHandler {
         let request = payload.requestID
         guard let user = try await store.start(request) else {
             // Requests are never deleted: one that is not there was never made (a hand-written job).
-            guard try await store.request(request) != nil else {
+            guard let completed = try await store.request(request) else {
                 throw JobError.discard("no privacy request \(request.uuidString.lowercased())")
             }
+            // A run that deleted the user but failed before queueing the revocations it parked.
+            try await queueParkedRevocations(completed)
             context.logger.info("delete-all request already completed", metadata: ["alfred.privacy.request": "\(request)"])
             return .done
         }
@@ -82,17 +84,20 @@ public struct DeleteAllHandler: JobHandler {
         }
         guard !context.isLeaseLost else { throw JobError.retry("lease lost before deletion") }
         let done = try await store.deleteUser(request)
-        // A connector that appeared after the listing above was parked by the deletion itself
-        // (migration 0008): give it, like every parked grant, a live revocation job.
-        if done.revocationsPending > 0 {
-            _ = try await ParkedRevocations.requeue(privacy: store, jobs: jobs, onConflict: .keep)
-        }
+        try await queueParkedRevocations(done)
         if let duration = done.duration { PrivacyMetrics.duration.recordNanoseconds(Int64(duration.seconds * 1e9)) }
         context.logger.info("delete-all completed", metadata: [
             "alfred.privacy.request": "\(request)", "alfred.privacy.outcome": "\(done.outcome?.rawValue ?? "?")",
             "alfred.privacy.revoked": "\(done.connectorsRevoked)", "alfred.privacy.revocations_pending": "\(done.revocationsPending)",
             "alfred.privacy.seconds": "\(done.duration.map { String(format: "%.3f", $0.seconds) } ?? "?")"])
         return .done
+    }
+
+    /// A connector that appeared after the listing was parked by the deletion itself (migration 0008):
+    /// give it, like every parked grant, a live revocation job (`.keep` leaves live ones alone).
+    private func queueParkedRevocations(_ request: PrivacyRequest) async throws {
+        guard request.revocationsPending > 0 else { return }
+        _ = try await ParkedRevocations.requeue(privacy: store, jobs: jobs, onConflict: .keep)
     }
 
     /// A few quick tries: a blip should not leave a grant parked, but the deletion must not wait long.

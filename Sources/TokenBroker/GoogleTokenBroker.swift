@@ -90,13 +90,8 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
             // Checked on every request, cached token or not: a connector revoked or sent back for
             // consent elsewhere (another broker, delete-all) gets no token from this broker's cache.
             let status = try await connectors.status(id)
-            guard status == .active else {
-                await cache.forget(id)
-                if status == .needsReconsent {
-                    throw BrokerError.needsReconsent("the connector needs the user to connect Google again")
-                }
-                throw BrokerError.notFound(status == nil ? "no connector \(connectorID)" : "the connector was revoked")
-            }
+            if status != .active { await cache.forget(id) }
+            try Self.requireUsable(status, id)
             return try await cache.token(for: id, force: forceRefresh) {
                 guard let token = try await withDeadline(deadline, clock: clock, { try await refresh(id) }) else {
                     Self.refreshes("unavailable").increment()
@@ -209,16 +204,25 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
     // MARK: internals
 
     /// Reads the connector's ciphertext, gets its data key through attestation, and decrypts.
-    private func decrypt(_ id: UUID, purpose: String, allowInactive: Bool = false) async throws -> (ConnectorSecret, Redacted<String>) {
-        guard let secret = try await connectors.secret(id) else { throw BrokerError.notFound("no connector \(id.uuidString.lowercased())") }
-        switch secret.status {
-        case .active: break
-        case .needsReconsent where !allowInactive:
+    /// The one place a connector's status becomes the caller's answer: none is `not_found`, one Google
+    /// refused is `needs_reconsent`, a revoked or parked one is `not_found` (unless `allowInactive`:
+    /// a revocation still needs its token).
+    static func requireUsable(_ status: ConnectorStatus?, _ id: UUID, allowInactive: Bool = false) throws {
+        switch status {
+        case nil: throw BrokerError.notFound("no connector \(id.uuidString.lowercased())")
+        case .active?: return
+        case .needsReconsent? where !allowInactive:
             throw BrokerError.needsReconsent("the connector needs the user to connect Google again")
-        case .revoked where !allowInactive, .revocationPending where !allowInactive:
+        case .revoked? where !allowInactive, .revocationPending? where !allowInactive:
             throw BrokerError.notFound("the connector was revoked")
-        default: break
+        default: return
         }
+    }
+
+    private func decrypt(_ id: UUID, purpose: String, allowInactive: Bool = false) async throws -> (ConnectorSecret, Redacted<String>) {
+        let secret = try await connectors.secret(id)
+        try Self.requireUsable(secret?.status, id, allowInactive: allowInactive)
+        guard let secret else { throw BrokerError.notFound("no connector \(id.uuidString.lowercased())") }
         let context = TokenContext(connectorID: id, userID: secret.userID, keyID: secret.keyID, keyVersion: secret.keyVersion)
         let wrapped = try TokenEnvelope.wrappedDataKey(in: secret.ciphertext.unsafeValue)
         let sealed: [UInt8]

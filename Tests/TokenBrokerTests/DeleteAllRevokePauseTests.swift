@@ -29,12 +29,15 @@ import Testing
         }
     }
 
-    /// One user with one connector; remembers what the handler did to them.
+    /// One user with one connector; remembers what the handler did to them. `completedWithPending`:
+    /// the request was completed by an earlier run, leaving that many parked revocations.
     final class Store: PrivacyStore {
         let log = Mutex<[String]>([])
         var events: [String] { log.withLock { $0 } }
+        let completedWithPending: Int?
+        init(completedWithPending: Int? = nil) { self.completedWithPending = completedWithPending }
 
-        func start(_ request: UUID) async throws -> UUID? { DeleteAllRevokePauseTests.user }
+        func start(_ request: UUID) async throws -> UUID? { completedWithPending == nil ? DeleteAllRevokePauseTests.user : nil }
         func connectorsToRevoke(userID: UUID) async throws -> [UUID] { [DeleteAllRevokePauseTests.connector] }
         func countRevoked(_ request: UUID) async throws { log.withLock { $0.append("revoked") } }
         func parkRevocation(connector: UUID, request: UUID) async throws { log.withLock { $0.append("parked") } }
@@ -44,10 +47,17 @@ import Testing
                                   completedAt: nil, connectorsRevoked: 0, revocationsPending: 0, rowsDeleted: nil, outcome: .deleted)
         }
         func openDeleteAll(userID: UUID) async throws -> (request: UUID, created: Bool) { throw Unused() }
-        func request(_ id: UUID) async throws -> PrivacyRequest? { throw Unused() }
+        func request(_ id: UUID) async throws -> PrivacyRequest? {
+            guard let pending = completedWithPending else { throw Unused() }
+            return PrivacyRequest(id: id, state: .completed, requestedAt: Date(timeIntervalSince1970: 0), startedAt: nil,
+                                  completedAt: Date(timeIntervalSince1970: 1), connectorsRevoked: 0, revocationsPending: pending,
+                                  rowsDeleted: nil, outcome: .deleted)
+        }
         func request(_ id: UUID, of userID: UUID?) async throws -> PrivacyRequest? { throw Unused() }
         func revocationSettled(request: UUID) async throws { throw Unused() }
-        func parkedRevocations() async throws -> [(connector: UUID, request: UUID, parkedAt: Date)] { throw Unused() }
+        func parkedRevocations() async throws -> [(connector: UUID, request: UUID, parkedAt: Date)] {
+            [(DeleteAllRevokePauseTests.connector, DeleteAllRevokePauseTests.request, Date(timeIntervalSince1970: 0))]
+        }
         func backlogAges() async throws -> (openRequest: Double?, parkedRevocation: Double?) { throw Unused() }
         func export(userID: UUID) async throws -> String { throw Unused() }
     }
@@ -112,5 +122,19 @@ import Testing
         #expect(clock.sleeps == Array(repeating: .milliseconds(500), count: pauses))
         #expect(store.events == ["parked", "deleted"])
         #expect(jobs.enqueued.withLock { $0.map(\.kind.name) } == [PrivacyKind.revoke.name])
+    }
+
+    /// A run that deleted the user and then failed before queueing the revocations the deletion parked:
+    /// its retry finds the request completed and still gives every parked grant a job.
+    @Test func aRetryAfterTheDeletionStillQueuesTheParkedRevocations() async throws {
+        let jobs = Jobs()
+        let handler = DeleteAllHandler(store: Store(completedWithPending: 1), revoker: Revoker(failures: 0), jobs: jobs,
+                                       clock: ManualClock(sleepsAdvance: true))
+        #expect(try await Self.run(handler) == .done)
+        #expect(jobs.enqueued.withLock { $0.map(\.uniqueKey) } == ["privacy.revoke:" + Self.connector.uuidString.lowercased()])
+        let quiet = Jobs()
+        _ = try await Self.run(DeleteAllHandler(store: Store(completedWithPending: 0), revoker: nil, jobs: quiet,
+                                                clock: ManualClock(sleepsAdvance: true)))
+        #expect(quiet.enqueued.withLock { $0.isEmpty })
     }
 }

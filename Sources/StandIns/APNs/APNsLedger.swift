@@ -81,11 +81,13 @@ struct APNsLedger: Sendable {
             }
         }
         let fault = takeFault(for: token)
+        /// The device gets it (and it counts against the per-device limit).
+        func accept() {
+            if configuration.perDeviceLimit != nil { pushTimes[token, default: []].append(now) }
+            deliveries.append(push)
+        }
         if let fault, fault.resetConnection {
-            if fault.acceptBeforeReset {
-                if configuration.perDeviceLimit != nil { pushTimes[token, default: []].append(now) }
-                deliveries.append(push)
-            }
+            if fault.acceptBeforeReset { accept() }  // Apple had it; only the answer is lost
             return Decision(outcome: .reset, delay: fault.latency)
         }
         if let fault, fault.status != 200 {
@@ -93,8 +95,7 @@ struct APNsLedger: Sendable {
                                           retryAfterSeconds: fault.retryAfterSeconds)
             return Decision(outcome: .rejected(rejection), delay: fault.latency)
         }
-        if configuration.perDeviceLimit != nil { pushTimes[token, default: []].append(now) }
-        deliveries.append(push)
+        accept()
         return Decision(outcome: .accepted, delay: fault?.latency)
     }
 
