@@ -206,7 +206,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(name: "OpsTests", dependencies: ["AlfredCore", "AlfredTesting"]),
         .testTarget(name: "APITests", dependencies: ["API", "AlfredCore", "AlfredTesting", "Store", "StandIns", "Assistant", "Privacy",
-            "JobQueue",
+            "JobQueue", "TokenBroker", "KeyService",
             .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -22,6 +22,9 @@ struct APIHandler: APIProtocol {
         let now: @Sendable () -> Date
         let logger: Logger
         let metrics: any MetricsFactory
+        /// Google connect; nil answers its endpoints with 503 (not configured).
+        var google: APIServer.GoogleConnect? = nil
+        var broker: (any ConnectorAuthority)? = nil
     }
 
     let deps: Dependencies

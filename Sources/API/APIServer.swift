@@ -28,6 +28,8 @@ public struct APIServer: Service {
         public var addressLimit = RateLimitSetting(burst: 120, perSecond: 20)
         /// Read the client's address from `X-Forwarded-For` (only behind a trusted balancer).
         public var trustForwardedFor = false
+        /// Google connect (`/v1/connectors/google/...`); nil leaves it unconfigured (503).
+        public var google: GoogleConnect?
         public init(bundleID: String) { self.bundleID = bundleID }
     }
 
@@ -55,18 +57,20 @@ public struct APIServer: Service {
     /// - Parameters:
     ///   - sealer: the host data key (device tokens sealed at rest, keyed hashes of identifiers).
     ///   - sessionKey: at least 32 random bytes that sign access tokens.
+    ///   - broker: the token broker, which exchanges connect codes and revokes connectors.
     ///   - onListening: called with the bound port (useful with port 0).
     public init(configuration: Configuration, stores: Stores, sealer: HostSealer, sessionKey: [UInt8], http: HTTPClient,
-                logger: Logger, now: @escaping @Sendable () -> Date = { Date() }, metrics: any MetricsFactory = MetricsSystem.factory,
+                broker: (any ConnectorAuthority)? = nil, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }, metrics: any MetricsFactory = MetricsSystem.factory,
                 onListening: @escaping @Sendable (Int) async -> Void = { _ in }) throws {
         let tokens = try SessionTokens(keyBytes: sessionKey)
         let keys = AppleKeyCache(source: JWKSDownload(url: configuration.appleKeysURL, http: http), clock: ContinuousClock())
         let handler = APIHandler(deps: .init(
             store: stores.api, privacy: stores.privacy, audit: stores.audit, jobs: stores.jobs, sealer: sealer, tokens: tokens,
             apple: AppleIdentityVerifier(configuration: .init(audience: configuration.bundleID, issuer: configuration.appleIssuer)),
-            appleKeys: { try await keys.key($0) }, now: now, logger: logger, metrics: metrics))
+            appleKeys: { try await keys.key($0) }, now: now, logger: logger, metrics: metrics,
+            google: configuration.google, broker: broker))
 
-        let document = try Self.document()
+        let document = try Self.document(google: configuration.google)
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: RequestMetrics(logger: logger, factory: metrics, routes: try RouteTable(openAPI: document)))
         router.add(middleware: AddressRateLimit(limiter: RateLimiter(.init(burst: configuration.addressLimit.burst,
@@ -95,13 +99,27 @@ public struct APIServer: Service {
     /// itself and returns before the process's group asks it to ("finished unexpectedly").
     public func run() async throws { try await application.run() }
 
-    /// The contract, as JSON (it is kept as YAML in the repository).
-    static func document() throws -> [UInt8] {
+    /// The contract, as JSON (it is kept as YAML in the repository). The document served names this
+    /// deployment's redirect URIs (an enum on `redirect_uri`), so a client reading it knows exactly
+    /// what `start` accepts.
+    static func document(google: GoogleConnect? = nil) throws -> [UInt8] {
         guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml") else {
             throw APIServerError("the OpenAPI document is missing from the API module's resources")
         }
-        let yaml = try Yams.load(yaml: try String(contentsOf: url, encoding: .utf8))
-        return Array(try JSONSerialization.data(withJSONObject: yaml as Any, options: [.sortedKeys]))
+        guard var yaml = try Yams.load(yaml: try String(contentsOf: url, encoding: .utf8)) as? [String: Any] else {
+            throw APIServerError("the OpenAPI document is not a mapping")
+        }
+        if let google, var components = yaml["components"] as? [String: Any], var schemas = components["schemas"] as? [String: Any],
+           var start = schemas["GoogleConnectStart"] as? [String: Any], var properties = start["properties"] as? [String: Any],
+           var redirect = properties["redirect_uri"] as? [String: Any] {
+            redirect["enum"] = google.clients.flatMap(\.redirectURIs)
+            properties["redirect_uri"] = redirect
+            start["properties"] = properties
+            schemas["GoogleConnectStart"] = start
+            components["schemas"] = schemas
+            yaml["components"] = components
+        }
+        return Array(try JSONSerialization.data(withJSONObject: yaml, options: [.sortedKeys]))
     }
 }
 

@@ -33,6 +33,52 @@ public protocol APIStore: Sendable {
     /// `briefKey` to `briefDue` (when given). Returns the preferences that were replaced.
     func updatePreferences(_ preferences: UserPreferences, userID: UUID, reminderKind: String,
                            brief: (key: String, due: Date)?) async throws -> UserPreferences
+
+    /// Records a pending Google connect. The user's expired ones are dropped, and only the newest
+    /// `keepPerUser` stay open.
+    func openConnect(_ pending: PendingConnect, keepPerUser: Int) async throws
+
+    /// Takes (and so ends) the pending connect with this state hash, if `sessionID` of `userID`
+    /// started it; nil otherwise. Expired ones are returned too: the caller refuses them.
+    func takeConnect(stateHash: String, sessionID: UUID, userID: UUID) async throws -> PendingConnect?
+
+    /// The user's connectors that are not revoked, oldest first.
+    func connectors(userID: UUID) async throws -> [ConnectorSummary]
+
+    /// The status of one of the user's connectors; nil when the user has no such connector.
+    func connectorStatus(_ id: UUID, userID: UUID) async throws -> ConnectorStatus?
+}
+
+/// A Google connect between `start` and `callback`.
+public struct PendingConnect: Sendable {
+    /// A keyed hash of the `state` handed to the app (the state itself is never stored).
+    public let stateHash: String
+    public let userID: UUID
+    public let sessionID: UUID
+    public let client: OAuthClientKind
+    public let redirectURI: String
+    /// The PKCE verifier, sealed with the host data key.
+    public let verifierSealed: [UInt8]
+    public let expiresAt: Date
+
+    public init(stateHash: String, userID: UUID, sessionID: UUID, client: OAuthClientKind, redirectURI: String,
+                verifierSealed: [UInt8], expiresAt: Date) {
+        self.stateHash = stateHash; self.userID = userID; self.sessionID = sessionID; self.client = client
+        self.redirectURI = redirectURI; self.verifierSealed = verifierSealed; self.expiresAt = expiresAt
+    }
+}
+
+/// A connector as its user may see it: no secrets.
+public struct ConnectorSummary: Sendable, Equatable {
+    public let id: UUID
+    public let provider: String
+    public let status: ConnectorStatus
+    public let scopes: [String]
+    public let createdAt: Date
+
+    public init(id: UUID, provider: String, status: ConnectorStatus, scopes: [String], createdAt: Date) {
+        self.id = id; self.provider = provider; self.status = status; self.scopes = scopes; self.createdAt = createdAt
+    }
 }
 
 /// A session about to be opened.

@@ -19,10 +19,14 @@ public struct ConnectorSecret: Sendable {
     public let keyVersion: Int
     /// `refresh_token_ciphertext` (an envelope; not plaintext, but still never logged).
     public let ciphertext: Redacted<[UInt8]>
+    /// The OAuth client the refresh token was issued to (and must be refreshed by).
+    public let oauthClient: OAuthClientKind
 
-    public init(id: UUID, userID: UUID, status: ConnectorStatus, keyID: String, keyVersion: Int, ciphertext: [UInt8]) {
+    public init(id: UUID, userID: UUID, status: ConnectorStatus, keyID: String, keyVersion: Int, ciphertext: [UInt8],
+                oauthClient: OAuthClientKind = .web) {
         self.id = id; self.userID = userID; self.status = status; self.keyID = keyID; self.keyVersion = keyVersion
         self.ciphertext = Redacted(ciphertext)
+        self.oauthClient = oauthClient
     }
 }
 
@@ -35,10 +39,12 @@ public struct NewConnector: Sendable {
     public let keyID: String
     public let keyVersion: Int
     public let ciphertext: [UInt8]
+    public let oauthClient: OAuthClientKind
 
-    public init(id: UUID, userID: UUID, provider: String = "google", scopes: [String], keyID: String, keyVersion: Int, ciphertext: [UInt8]) {
+    public init(id: UUID, userID: UUID, provider: String = "google", scopes: [String], keyID: String, keyVersion: Int, ciphertext: [UInt8],
+                oauthClient: OAuthClientKind = .web) {
         self.id = id; self.userID = userID; self.provider = provider; self.scopes = scopes; self.keyID = keyID
-        self.keyVersion = keyVersion; self.ciphertext = ciphertext
+        self.keyVersion = keyVersion; self.ciphertext = ciphertext; self.oauthClient = oauthClient
     }
 }
 

@@ -21,6 +21,10 @@ public enum MetricName {
     /// must connect again), `unavailable` (Google failed or was too slow), `attestation_denied` (the key
     /// service refused this broker's evidence), `key_service_unavailable` (it could not be asked).
     public static let oauthRefreshes = "alfred_oauth_refresh_total"
+    /// Every connect (code exchange) the broker attempts. Label `result`: `success`, `code_refused`,
+    /// `missing_scopes` (revoked), `revoked_after_failure` (the grant could not be stored, so it was
+    /// revoked), `revoke_failed` (nor revoked: alert), `unavailable` (Google failed).
+    public static let oauthConnects = "alfred_oauth_connect_total"
     public static let brokerKeyDenials = "alfred_broker_key_denials_total"
     public static let keyServiceDecisions = "alfred_key_service_decisions_total"
     public static let keyServiceAuditFailures = "alfred_key_service_audit_failures_total"
@@ -94,6 +98,9 @@ extension MetricName {
     public static let apiRequestDuration = "alfred_api_request_duration_seconds"
     /// Sign-ins and refreshes by outcome. Label `result` (signed_in|created|refreshed|reused|refused|...).
     public static let apiSessions = "alfred_api_sessions_total"
+    /// Google connect flows through the API. Label `result`: `started`, `connected`, `invalid_state`,
+    /// `code_refused`, `missing_scopes`, `denied` (Google's consent page was declined), `failed`, `unavailable`.
+    public static let apiConnects = "alfred_api_connects_total"
 }
 
 extension MetricName {
@@ -115,6 +122,7 @@ extension MetricName {
         storeErrors: "Queue bookkeeping writes that failed, by operation.",
         jobsPruned: "Finished jobs deleted after their retention.",
         oauthRefreshes: "Google access-token refreshes by the broker, by result.",
+        oauthConnects: "Google connects (code exchanges) by the broker, by result.",
         brokerKeyDenials: "Data-key requests the key service refused to the broker, by reason.",
         keyServiceDecisions: "Key service decisions, by operation, decision and reason.",
         keyServiceAuditFailures: "Key service decisions whose audit record could not be written.",
@@ -144,5 +152,6 @@ extension MetricName {
         apiRequests: "API requests answered, by route pattern, method and status class.",
         apiRequestDuration: "API request handling time, by route pattern and method.",
         apiSessions: "API sign-ins and refreshes, by outcome.",
+        apiConnects: "Google connect flows through the API, by outcome.",
     ]
 }

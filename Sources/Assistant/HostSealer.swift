@@ -18,6 +18,8 @@ public struct HostSealer: Sendable {
         case mailID = "mail-id"
         /// An APNs device token (hex).
         case deviceToken = "device-token"
+        /// The PKCE verifier of a Google connect in progress.
+        case pkceVerifier = "pkce-verifier"
     }
 
     public struct OpenError: Error, CustomStringConvertible {

@@ -42,6 +42,14 @@ public struct PlannerHandler: JobHandler {
         return inserted
     }
 
+    /// What a user gets at once when they connect Google: the first calendar sync and mail check (the
+    /// brief follows at the planner's next sweep). Same unique keys as the sweep, so nothing doubles.
+    public static func firstJobs(user: UUID) -> [NewJob] {
+        [AssistantKind.calendarSync, AssistantKind.mailCheck].map { kind in
+            NewJob(kind: kind, schedule: .now, uniqueKey: AssistantKind.uniqueKey(kind, user: user), userID: user)
+        }
+    }
+
     private func fill(_ gaps: [(user: UUID, missing: [String])]) async throws -> Int {
         let env = environment
         var jobs: [NewJob] = []

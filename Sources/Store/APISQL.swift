@@ -104,6 +104,56 @@ enum APISQL {
         """
     }
 
+    // MARK: Google connect
+
+    /// A new pending connect; the user's expired ones go, and at most `keep` stay open (the newest).
+    static func openConnect(_ c: PendingConnectRow, keep: Int) -> PostgresQuery {
+        """
+        WITH added AS (
+            INSERT INTO connect_states (state_hash, user_id, session_id, oauth_client, redirect_uri, verifier_sealed, expires_at)
+            VALUES (\(c.stateHash), \(c.userID), \(c.sessionID), \(c.client), \(c.redirectURI), \(c.verifierSealed), \(c.expiresAt))
+            RETURNING state_hash
+        )
+        DELETE FROM connect_states s
+        WHERE s.user_id = \(c.userID) AND s.state_hash NOT IN (SELECT state_hash FROM added)
+          AND (s.expires_at < now() OR s.state_hash NOT IN (
+                SELECT state_hash FROM connect_states WHERE user_id = \(c.userID)
+                ORDER BY created_at DESC LIMIT \(Int32(max(0, keep - 1)))))
+        """
+    }
+
+    /// Expired pending connects of anyone (users who never came back from Google's page).
+    static func pruneConnects() -> PostgresQuery {
+        "DELETE FROM connect_states WHERE expires_at < now() - interval '1 hour'"
+    }
+
+    /// Takes a pending connect: single use, and only by the session that started it.
+    static func takeConnect(stateHash: String, sessionID: UUID, userID: UUID) -> PostgresQuery {
+        """
+        DELETE FROM connect_states
+        WHERE state_hash = \(stateHash) AND session_id = \(sessionID) AND user_id = \(userID)
+        RETURNING oauth_client, redirect_uri, verifier_sealed, expires_at
+        """
+    }
+
+    /// The user's Google connectors that still hold a grant (revoked ones are history, in the audit trail).
+    static func connectors(userID: UUID) -> PostgresQuery {
+        """
+        SELECT id, provider, status, scopes, created_at FROM connectors
+        WHERE user_id = \(userID) AND status <> 'REVOKED'
+        ORDER BY created_at, id
+        """
+    }
+
+    static func connectorStatus(id: UUID, userID: UUID) -> PostgresQuery {
+        "SELECT status FROM connectors WHERE id = \(id) AND user_id = \(userID)"
+    }
+
+    struct PendingConnectRow {
+        var stateHash: String, userID: UUID, sessionID: UUID, client: String, redirectURI: String, verifierSealed: ByteBuffer
+        var expiresAt: Date
+    }
+
     /// Binds for `savePreferences`.
     struct SavedPreferences {
         var minutes: Int32, brief: String, quietStart: String?, quietEnd: String?, highRisk: Bool, timeZone: String

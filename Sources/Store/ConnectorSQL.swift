@@ -5,22 +5,24 @@ import PostgresNIO
 /// Every query on `connectors` (and on connectors parked for revocation), in one place.
 enum ConnectorSQL {
     static func insert(id: UUID, userID: UUID, provider: String, scopes: [String], ciphertext: ByteBuffer, keyID: String,
-                       keyVersion: Int) -> PostgresQuery {
+                       keyVersion: Int, oauthClient: String) -> PostgresQuery {
         """
         INSERT INTO connectors (id, user_id, provider, scopes, refresh_token_ciphertext, token_key_id, token_version,
-                                token_rotated_at, status, created_at)
-        VALUES (\(id), \(userID), \(provider), \(scopes), \(ciphertext), \(keyID), \(Int32(keyVersion)), now(), 'ACTIVE', now())
+                                token_rotated_at, status, created_at, oauth_client)
+        VALUES (\(id), \(userID), \(provider), \(scopes), \(ciphertext), \(keyID), \(Int32(keyVersion)), now(), 'ACTIVE', now(),
+                \(oauthClient))
         """
     }
 
     /// A live connector, or else one parked for revocation after its user was deleted.
     static func secret(id: UUID) -> PostgresQuery {
         """
-        SELECT user_id, status, token_key_id, token_version, refresh_token_ciphertext FROM (
-            SELECT 0 AS rank, user_id, status, token_key_id, token_version, refresh_token_ciphertext
+        SELECT user_id, status, token_key_id, token_version, refresh_token_ciphertext, oauth_client FROM (
+            SELECT 0 AS rank, user_id, status, token_key_id, token_version, refresh_token_ciphertext, oauth_client
             FROM connectors WHERE id = \(id)
             UNION ALL
-            SELECT 1, user_id, 'REVOCATION_PENDING', token_key_id, token_version, refresh_token_ciphertext
+            -- A parked connector is only ever revoked, which needs no client credentials.
+            SELECT 1, user_id, 'REVOCATION_PENDING', token_key_id, token_version, refresh_token_ciphertext, 'web'
             FROM connector_revocations WHERE connector_id = \(id)
         ) found ORDER BY rank LIMIT 1
         """

@@ -94,6 +94,42 @@ public struct PostgresAPIStore: APIStore {
         }
     }
 
+    // MARK: Google connect
+
+    public func openConnect(_ pending: PendingConnect, keepPerUser: Int) async throws {
+        _ = try await Pooled.rows(client, APISQL.openConnect(APISQL.PendingConnectRow(
+            stateHash: pending.stateHash, userID: pending.userID, sessionID: pending.sessionID, client: pending.client.rawValue,
+            redirectURI: pending.redirectURI, verifierSealed: ByteBuffer(bytes: pending.verifierSealed), expiresAt: pending.expiresAt),
+            keep: keepPerUser), logger: logger)
+        _ = try await Pooled.rows(client, APISQL.pruneConnects(), logger: logger)
+    }
+
+    public func takeConnect(stateHash: String, sessionID: UUID, userID: UUID) async throws -> PendingConnect? {
+        let rows = try await Pooled.rows(client, APISQL.takeConnect(stateHash: stateHash, sessionID: sessionID, userID: userID),
+                                         logger: logger)
+        for (kind, redirect, sealed, expires) in try rows.decode((String, String, ByteBuffer, Date).self) {
+            guard let kind = OAuthClientKind(rawValue: kind) else { return nil }
+            return PendingConnect(stateHash: stateHash, userID: userID, sessionID: sessionID, client: kind, redirectURI: redirect,
+                                  verifierSealed: Array(buffer: sealed), expiresAt: expires)
+        }
+        return nil
+    }
+
+    public func connectors(userID: UUID) async throws -> [ConnectorSummary] {
+        let rows = try await Pooled.rows(client, APISQL.connectors(userID: userID), logger: logger)
+        return try rows.decode((UUID, String, String, [String], Date).self).map { id, provider, status, scopes, created in
+            ConnectorSummary(id: id, provider: provider, status: ConnectorStatus(rawValue: status) ?? .revoked, scopes: scopes,
+                             createdAt: created)
+        }
+    }
+
+    public func connectorStatus(_ id: UUID, userID: UUID) async throws -> ConnectorStatus? {
+        for status in try await Pooled.rows(client, APISQL.connectorStatus(id: id, userID: userID), logger: logger).decode(String.self) {
+            return ConnectorStatus(rawValue: status) ?? .revoked
+        }
+        return nil
+    }
+
     static func preferences(from rows: [PostgresRow]) throws -> UserPreferences {
         guard let (minutes, brief, start, end, highRisk, zone) = try rows.decode((Int32, String, String?, String?, Bool, String).self).first
         else { return .defaults }

@@ -17,14 +17,15 @@ public struct PostgresConnectorStore: ConnectorStore {
     public func insert(_ c: NewConnector) async throws {
         _ = try await Pooled.rows(client, ConnectorSQL.insert(
             id: c.id, userID: c.userID, provider: c.provider, scopes: c.scopes, ciphertext: ByteBuffer(bytes: c.ciphertext),
-            keyID: c.keyID, keyVersion: c.keyVersion), logger: logger)
+            keyID: c.keyID, keyVersion: c.keyVersion, oauthClient: c.oauthClient.rawValue), logger: logger)
     }
 
     public func secret(_ id: UUID) async throws -> ConnectorSecret? {
         let rows = try await Pooled.rows(client, ConnectorSQL.secret(id: id), logger: logger)
-        for (user, status, keyID, version, ciphertext) in try rows.decode((UUID, String, String, Int32, ByteBuffer).self) {
+        for (user, status, keyID, version, ciphertext, client) in try rows.decode((UUID, String, String, Int32, ByteBuffer, String).self) {
             return ConnectorSecret(id: id, userID: user, status: ConnectorStatus(rawValue: status) ?? .revoked, keyID: keyID,
-                                   keyVersion: Int(version), ciphertext: Array(buffer: ciphertext))
+                                   keyVersion: Int(version), ciphertext: Array(buffer: ciphertext),
+                                   oauthClient: OAuthClientKind(rawValue: client) ?? .web)
         }
         return nil
     }

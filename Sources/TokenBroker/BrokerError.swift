@@ -18,6 +18,8 @@ public struct BrokerError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let notFound = Code(rawValue: "not_found")
         /// Google answered `invalid_grant`: the user must connect the account again.
         public static let needsReconsent = Code(rawValue: "needs_reconsent")
+        /// A connect whose grant lacks scopes the caller requires (the grant was revoked at Google).
+        public static let missingScopes = Code(rawValue: "missing_scopes")
         public static let upstreamUnavailable = Code(rawValue: "upstream_unavailable")
         /// The caller's OS user is not allowed, or attestation / the key service refused.
         public static let denied = Code(rawValue: "denied")
@@ -70,6 +72,9 @@ extension BrokerError {
     }
     public static func needsReconsent(_ message: String) -> BrokerError {
         BrokerError(code: .needsReconsent, message: message, retryable: false)
+    }
+    public static func missingScopes(_ message: String) -> BrokerError {
+        BrokerError(code: .missingScopes, message: message, retryable: false)
     }
     public static func upstreamUnavailable(_ message: String) -> BrokerError {
         BrokerError(code: .upstreamUnavailable, message: message, retryable: true)

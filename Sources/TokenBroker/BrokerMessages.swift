@@ -6,7 +6,8 @@ import Foundation
 //
 // Requests:
 //   {"v":1,"id":"<client-chosen>","op":"access_token","connector_id":"…"}
-//   {"v":1,"id":"…","op":"exchange_code","user_id":"…","code":"…","code_verifier":"…","redirect_uri":"…"}
+//   {"v":1,"id":"…","op":"exchange_code","user_id":"…","code":"…","code_verifier":"…","redirect_uri":"…"
+//    [,"client":"web"|"ios"][,"required_scopes":["…"]]}
 //   {"v":1,"id":"…","op":"revoke","connector_id":"…"}
 //   {"v":1,"id":"…","op":"rewrap","connector_id":"…"}
 //   {"v":1,"id":"…","op":"ping"}
@@ -31,21 +32,6 @@ public enum BrokerOperation: String, Sendable, CaseIterable {
     /// The shared APNs provider JWT (minted here, in one place, and reused by every worker).
     case apnsToken = "apns_token"
     case ping
-}
-
-/// The connect-time authorization code exchange (Google OAuth with PKCE).
-public struct CodeExchange: Sendable, Hashable {
-    public var userID: String
-    public var code: Redacted<String>
-    public var codeVerifier: Redacted<String>
-    public var redirectURI: String
-
-    public init(userID: String, code: Redacted<String>, codeVerifier: Redacted<String>, redirectURI: String) {
-        self.userID = userID
-        self.code = code
-        self.codeVerifier = codeVerifier
-        self.redirectURI = redirectURI
-    }
 }
 
 /// One request, without its envelope.
@@ -83,17 +69,6 @@ public struct BrokerAccessToken: Sendable, Hashable {
     }
 }
 
-/// What a successful code exchange created.
-public struct ConnectedConnector: Sendable, Hashable {
-    public var connectorID: String
-    public var scopes: [String]
-
-    public init(connectorID: String, scopes: [String]) {
-        self.connectorID = connectorID
-        self.scopes = scopes
-    }
-}
-
 /// The payload of a successful response. Its shape follows from the op the caller sent:
 /// `access_token` -> `.accessToken`, `exchange_code` -> `.connected`, `revoke` and `ping` -> `.empty`.
 public enum BrokerReply: Sendable, Hashable {
@@ -122,6 +97,8 @@ private enum WireKey: String, CodingKey {
     case rejected
     case providerToken = "provider_token"
     case issuedAt = "issued_at"
+    case client
+    case requiredScopes = "required_scopes"
 }
 
 /// A request with its envelope: `{"v":1,"id":…,"op":…, …}`.
@@ -170,7 +147,9 @@ public struct BrokerRequestFrame: Sendable, Hashable, Codable {
                     userID: try container.requiredString(.userID, nonEmpty: true),
                     code: Redacted(try container.requiredString(.code, nonEmpty: true)),
                     codeVerifier: Redacted(try container.requiredString(.codeVerifier, nonEmpty: true)),
-                    redirectURI: try container.requiredString(.redirectURI, nonEmpty: true)))
+                    redirectURI: try container.requiredString(.redirectURI, nonEmpty: true),
+                    client: try container.clientKind(),
+                    requiredScopes: try container.stringList(.requiredScopes)))
         case .apnsToken:
             let rejected: String?
             do { rejected = try container.decodeIfPresent(String.self, forKey: .rejected) } catch {
@@ -198,6 +177,8 @@ public struct BrokerRequestFrame: Sendable, Hashable, Codable {
             try container.encode(exchange.code.unsafeValue, forKey: .code)
             try container.encode(exchange.codeVerifier.unsafeValue, forKey: .codeVerifier)
             try container.encode(exchange.redirectURI, forKey: .redirectURI)
+            try container.encode(exchange.client.rawValue, forKey: .client)
+            if !exchange.requiredScopes.isEmpty { try container.encode(exchange.requiredScopes, forKey: .requiredScopes) }
         case .apnsToken(let rejected):
             try container.encodeIfPresent(rejected?.unsafeValue, forKey: .rejected)
         case .ping:
@@ -287,6 +268,25 @@ extension KeyedDecodingContainer where Key == WireKey {
         }
         if nonEmpty, value.isEmpty { throw BrokerError.badRequest("field \"\(key.stringValue)\" must not be empty") }
         return value
+    }
+
+    /// `client`, web when absent (the only kind before iOS clients were supported).
+    fileprivate func clientKind() throws -> OAuthClientKind {
+        let raw: String?
+        do { raw = try decodeIfPresent(String.self, forKey: .client) } catch {
+            throw BrokerError.badRequest("field \"client\" must be a string")
+        }
+        guard let raw else { return .web }
+        guard let kind = OAuthClientKind(rawValue: raw) else {
+            throw BrokerError.badRequest("field \"client\" must be one of \(OAuthClientKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return kind
+    }
+
+    fileprivate func stringList(_ key: WireKey) throws -> [String] {
+        do { return try decodeIfPresent([String].self, forKey: key) ?? [] } catch {
+            throw BrokerError.badRequest("field \"\(key.stringValue)\" must be an array of strings")
+        }
     }
 }
 

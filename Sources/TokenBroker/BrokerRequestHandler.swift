@@ -1,3 +1,4 @@
+import AlfredCore
 import Logging
 
 /// The token logic behind the broker's socket: one method per operation (`ping` is answered by

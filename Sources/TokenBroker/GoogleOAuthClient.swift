@@ -12,8 +12,11 @@ public final class GoogleOAuthClient: Sendable {
     public struct Configuration: Sendable {
         public var tokenURL: String
         public var revokeURL: String
+        /// The web client, with its secret.
         public var clientID: String
         public var clientSecret: Redacted<String>
+        /// The iOS client (no secret: Google issues none for it), when the app connects through one.
+        public var iosClientID: String?
         /// Attempts per call for 429, 5xx and network errors (full-jitter backoff, Retry-After honoured).
         public var attempts = 3
         /// The wait between those attempts: full jitter, capped, so a caller holding a request waits
@@ -74,20 +77,32 @@ public final class GoogleOAuthClient: Sendable {
         self.random = Mutex(AnyGenerator(random))
     }
 
-    /// Connect: exchange an authorization code (with its PKCE verifier) for tokens.
-    public func exchange(code: Redacted<String>, verifier: Redacted<String>, redirectURI: String) async throws -> Grant {
+    /// Connect: exchange an authorization code (with its PKCE verifier) for tokens, as `client`.
+    public func exchange(code: Redacted<String>, verifier: Redacted<String>, redirectURI: String,
+                         client: OAuthClientKind = .web) async throws -> Grant {
         try await grant([
             ("grant_type", "authorization_code"), ("code", code.unsafeValue), ("code_verifier", verifier.unsafeValue),
-            ("redirect_uri", redirectURI), ("client_id", configuration.clientID),
-            ("client_secret", configuration.clientSecret.unsafeValue),
-        ])
+            ("redirect_uri", redirectURI),
+        ] + credentials(client))
     }
 
-    public func refresh(_ refreshToken: Redacted<String>) async throws -> Grant {
-        try await grant([
-            ("grant_type", "refresh_token"), ("refresh_token", refreshToken.unsafeValue),
-            ("client_id", configuration.clientID), ("client_secret", configuration.clientSecret.unsafeValue),
-        ])
+    /// A new access token, asked for by the client the refresh token was issued to.
+    public func refresh(_ refreshToken: Redacted<String>, client: OAuthClientKind = .web) async throws -> Grant {
+        try await grant([("grant_type", "refresh_token"), ("refresh_token", refreshToken.unsafeValue)] + credentials(client))
+    }
+
+    /// The client's identification on the token endpoint: the web client's id and secret, or the iOS
+    /// client's id alone (sending a secret for a public client is a mistake Google may refuse).
+    private func credentials(_ client: OAuthClientKind) throws -> [(String, String)] {
+        switch client {
+        case .web:
+            return [("client_id", configuration.clientID), ("client_secret", configuration.clientSecret.unsafeValue)]
+        case .ios:
+            guard let id = configuration.iosClientID, !id.isEmpty else {
+                throw Failure.rejected(status: 0, error: "no iOS OAuth client configured (GOOGLE_IOS_CLIENT_ID)")
+            }
+            return [("client_id", id)]
+        }
     }
 
     /// Revokes a refresh token (and what was minted from it). An already dead token counts as revoked.

@@ -55,10 +55,47 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
         guard let userID = UUID(uuidString: exchange.userID) else { throw BrokerError.badRequest("user_id must be a UUID") }
         let grant: GoogleOAuthClient.Grant
         do {
-            grant = try await google.exchange(code: exchange.code, verifier: exchange.codeVerifier, redirectURI: exchange.redirectURI)
+            grant = try await google.exchange(code: exchange.code, verifier: exchange.codeVerifier, redirectURI: exchange.redirectURI,
+                                              client: exchange.client)
         } catch {
+            let refused = if case GoogleOAuthClient.Failure.invalidGrant = error { true } else { false }
+            Self.connects(refused ? "code_refused" : "unavailable").increment()
             try await audit(userID, "CONNECT", error: error)
             throw Self.brokerError(error)
+        }
+        // From here on Google has issued a grant: any failure revokes it rather than dropping it, so no
+        // live refresh token exists that Alfred does not hold (and could not revoke at delete-all).
+        do {
+            return try await store(grant, of: exchange, userID: userID, context: context)
+        } catch {
+            let outcome: String
+            do {
+                try await google.revoke(grant.refreshToken ?? grant.accessToken)
+                outcome = "revoked_after_failure"
+            } catch let revokeError {
+                outcome = "revoke_failed"
+                logger.error("a new Google grant could not be stored or revoked; the user should remove Alfred in their Google Account",
+                             metadata: ["alfred.error": "\(type(of: error))", "alfred.revoke_error": "\(type(of: revokeError))"])
+            }
+            if let missing = error as? BrokerError, missing.code == .missingScopes {
+                Self.connects("missing_scopes").increment()
+            } else {
+                Self.connects(outcome).increment()
+            }
+            try? await connectors.audit(AuditEvent(userID: userID, type: "CONNECT", result: "FAILURE",
+                                                   metadata: ["reason": (error as? BrokerError)?.code == .missingScopes ? "missing_scopes" : "not_stored",
+                                                              "grant": outcome == "revoke_failed" ? "not_revoked" : "revoked"]))
+            throw error
+        }
+    }
+
+    /// Checks the grant and stores its refresh token sealed under a fresh data key.
+    private func store(_ grant: GoogleOAuthClient.Grant, of exchange: CodeExchange, userID: UUID,
+                       context: BrokerRequestContext) async throws -> ConnectedConnector {
+        let missing = exchange.requiredScopes.filter { !grant.scopes.contains($0) }
+        guard missing.isEmpty else {
+            throw BrokerError.missingScopes("Google granted \(grant.scopes.count) of the scopes Alfred needs; missing: "
+                                            + missing.joined(separator: " ") + ". Connect again and allow every item on the consent screen")
         }
         guard let refreshToken = grant.refreshToken else {
             throw BrokerError.badRequest("Google returned no refresh token: the consent must ask for access_type=offline and prompt=consent")
@@ -73,9 +110,11 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
         let envelope = try TokenEnvelope.seal(Array(refreshToken.unsafeValue.utf8), context: tokenContext, dataKey: dataKey,
                                               wrappedDataKey: generated.wrapped)
         try await connectors.insert(NewConnector(id: connectorID, userID: userID, scopes: grant.scopes, keyID: configuration.keyID,
-                                                 keyVersion: generated.keyVersion, ciphertext: envelope))
+                                                 keyVersion: generated.keyVersion, ciphertext: envelope, oauthClient: exchange.client))
         await cache.store(AccessToken(token: grant.accessToken, expiresAt: now().addingTimeInterval(grant.expiresIn.seconds)), for: connectorID)
-        try await connectors.audit(AuditEvent(userID: userID, type: "CONNECT", result: "SUCCESS", metadata: ["scopes": "\(grant.scopes.count)"]))
+        Self.connects("success").increment()
+        try? await connectors.audit(AuditEvent(userID: userID, type: "CONNECT", result: "SUCCESS",
+                                               metadata: ["scopes": "\(grant.scopes.count)", "client": exchange.client.rawValue]))
         context.logger.info("connector created", metadata: ["alfred.connector": "\(connectorID.uuidString.lowercased())"])
         return ConnectedConnector(connectorID: connectorID.uuidString.lowercased(), scopes: grant.scopes)
     }
@@ -118,7 +157,7 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
             throw error
         }
         do {
-            let grant = try await google.refresh(refreshToken)
+            let grant = try await google.refresh(refreshToken, client: secret.oauthClient)
             Self.refreshes("success").increment()
             do {
                 try await connectors.audit(AuditEvent(userID: secret.userID, type: "TOKEN_REFRESH", result: "SUCCESS"))
@@ -289,6 +328,7 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
     }
 
     static let refreshes = LabelledCounter(MetricName.oauthRefreshes, label: "result")
+    static let connects = LabelledCounter(MetricName.oauthConnects, label: "result")
     static let denials = LabelledCounter(MetricName.brokerKeyDenials, label: "reason")
 }
 

@@ -8,6 +8,7 @@ import Logging
 import PostgresNIO
 import ServiceLifecycle
 import Store
+import TokenBroker
 
 /// `alfred api`: the HTTP API the iOS app talks to (sign-in, devices, preferences, audit, privacy,
 /// feedback), on its own database role (`alfred_api`). Stateless; run as many as needed.
@@ -29,6 +30,16 @@ struct APICommand: AsyncParsableCommand {
     @Flag(help: "Take the client address from X-Forwarded-For (only behind a trusted load balancer).") var trustForwardedFor = false
     @Option(help: "Requests per second each signed-in user may make (bursts of six times as many).") var userRate: Double = 10
     @Option(help: "Requests per second each client address may make (bursts of six times as many).") var addressRate: Double = 20
+    @Option(help: "The token broker's socket (env: ALFRED_BROKER_SOCKET): connecting and disconnecting Google go through it.")
+    var brokerSocket: String?
+    @Option(help: "Google's authorization endpoint (env: GOOGLE_AUTH_URL; default https://accounts.google.com/o/oauth2/v2/auth).")
+    var googleAuthURL: String?
+    @Option(help: "The web OAuth client's id (env: GOOGLE_CLIENT_ID); its secret stays with the broker.") var googleClientID: String?
+    @Option(help: "The web client's https redirect URI, as registered with Google (repeat; env: GOOGLE_REDIRECT_URI, comma-separated).")
+    var googleRedirectURI: [String] = []
+    @Option(help: "The iOS OAuth client's id (env: GOOGLE_IOS_CLIENT_ID).") var googleIOSClientID: String?
+    @Option(help: "The iOS client's custom-scheme redirect URI (repeat; env: GOOGLE_IOS_REDIRECT_URI, comma-separated).")
+    var googleIOSRedirectURI: [String] = []
     @OptionGroup var metrics: MetricsOption
 
     func run() async throws {
@@ -53,6 +64,12 @@ struct APICommand: AsyncParsableCommand {
         guard userRate > 0, addressRate > 0 else { throw ValidationError("--user-rate and --address-rate must be above 0") }
         configuration.userLimit = .init(burst: userRate * 6, perSecond: userRate)
         configuration.addressLimit = .init(burst: addressRate * 6, perSecond: addressRate)
+        configuration.google = try googleConnect(env)
+        let socketPath = brokerSocket ?? env["ALFRED_BROKER_SOCKET"]
+        if configuration.google != nil, socketPath == nil {
+            throw ValidationError("Google connect needs the token broker: pass --broker-socket or set ALFRED_BROKER_SOCKET")
+        }
+        let broker = socketPath.map { BrokerClient(configuration: .init(socketPath: $0)) }
 
         let listenHost = host
         let endpoint = metrics.endpoint(logger: logger)
@@ -64,7 +81,7 @@ struct APICommand: AsyncParsableCommand {
             configuration: configuration,
             stores: .init(api: PostgresAPIStore(client: pool, logger: logger), privacy: PostgresPrivacyStore(client: pool, logger: logger),
                           audit: PostgresAuditStore(client: pool, logger: logger), jobs: jobs),
-            sealer: sealer, sessionKey: sessionKey, http: HTTPClient.shared, logger: logger,
+            sealer: sealer, sessionKey: sessionKey, http: HTTPClient.shared, broker: broker, logger: logger,
             onListening: { port in
                 // Printed for scripts and tests that start the API on port 0.
                 FileHandle.standardOutput.write(Data("alfred api listening on http://\(listenHost):\(port)\n".utf8))
@@ -73,6 +90,32 @@ struct APICommand: AsyncParsableCommand {
             services: [.init(service: pool), .init(service: server)] + (endpoint.map { [.init(service: $0)] } ?? []),
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+        await broker?.close()
+    }
+
+    /// The Google OAuth clients the app may connect through; nil when none is configured.
+    func googleConnect(_ env: [String: String]) throws -> APIServer.GoogleConnect? {
+        func list(_ flags: [String], _ key: String) -> [String] {
+            flags.isEmpty ? (env[key] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                          : flags
+        }
+        var clients: [APIServer.GoogleConnect.Client] = []
+        for (kind, id, uris, flag) in [
+            (OAuthClientKind.web, googleClientID ?? env["GOOGLE_CLIENT_ID"], list(googleRedirectURI, "GOOGLE_REDIRECT_URI"), "--google-redirect-uri"),
+            (OAuthClientKind.ios, googleIOSClientID ?? env["GOOGLE_IOS_CLIENT_ID"], list(googleIOSRedirectURI, "GOOGLE_IOS_REDIRECT_URI"),
+             "--google-ios-redirect-uri"),
+        ] {
+            guard let id, !id.isEmpty else { continue }
+            guard !uris.isEmpty else { throw ValidationError("the \(kind.rawValue) OAuth client needs its redirect URI: pass \(flag)") }
+            if kind == .web, let plain = uris.first(where: { !$0.hasPrefix("https://") && !$0.hasPrefix("http://127.0.0.1") && !$0.hasPrefix("http://localhost") }) {
+                throw ValidationError("the web client's redirect URI must be https (or loopback for development): \(plain)")
+            }
+            clients.append(.init(kind: kind, id: id, redirectURIs: uris))
+        }
+        guard !clients.isEmpty else { return nil }
+        var google = APIServer.GoogleConnect(clients: clients)
+        if let url = googleAuthURL ?? env["GOOGLE_AUTH_URL"] { google.authorizationURL = url }
+        return google
     }
 
     /// 32 or more raw bytes, or 64 or more hex characters.

@@ -26,6 +26,8 @@ struct BrokerCommand: AsyncParsableCommand {
     @Option(help: "Google token endpoint (env: GOOGLE_TOKEN_URL).") var googleTokenURL: String?
     @Option(help: "Google revoke endpoint (env: GOOGLE_REVOKE_URL).") var googleRevokeURL: String?
     @Option(help: "OAuth client id (env: GOOGLE_CLIENT_ID). The secret comes only from GOOGLE_CLIENT_SECRET.") var googleClientID: String?
+    @Option(help: "The iOS OAuth client's id (env: GOOGLE_IOS_CLIENT_ID): connectors made through it refresh without a secret.")
+    var googleIOSClientID: String?
     @Option(name: .customLong("allow-uid"), help: "OS user id allowed to call the broker (repeat; default: this process's).")
     var allowedUIDs: [UInt32] = []
     @Option(help: "APNs signing key, Apple's .p8 (env: APNS_KEY_FILE); enables the apns_token op.") var apnsKeyFile: String?
@@ -53,10 +55,11 @@ struct BrokerCommand: AsyncParsableCommand {
             throw ValidationError("cannot load the attestation authority from \(directory.path) (run `alfred keys init` first): \(error)")
         }
         let secret = try setting(nil, "GOOGLE_CLIENT_SECRET")
-        let oauth = GoogleOAuthClient.Configuration(
+        var oauth = GoogleOAuthClient.Configuration(
             tokenURL: try setting(googleTokenURL, "GOOGLE_TOKEN_URL", "https://oauth2.googleapis.com/token"),
             revokeURL: try setting(googleRevokeURL, "GOOGLE_REVOKE_URL", "https://oauth2.googleapis.com/revoke"),
             clientID: try setting(googleClientID, "GOOGLE_CLIENT_ID"), clientSecret: Redacted(secret))
+        oauth.iosClientID = googleIOSClientID ?? env["GOOGLE_IOS_CLIENT_ID"]
         let socketPath = try setting(socket, "ALFRED_BROKER_SOCKET")
         let keySocket = try setting(keyService, "ALFRED_KEY_SERVICE_SOCKET")
 

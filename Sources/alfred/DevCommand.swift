@@ -83,6 +83,9 @@ struct DevDemo: Sendable {
     static let clientID = "alfred-dev.apps.googleusercontent.com"
     static let clientSecret = "alfred-dev-secret"
     static let redirectURI = "http://127.0.0.1:9/oauth/google/callback"
+    /// The app's own client: an iOS OAuth client has no secret and redirects into the app's scheme.
+    static let iosClientID = "alfred-dev-ios.apps.googleusercontent.com"
+    static let iosRedirectURI = "com.googleusercontent.apps.alfred-dev-ios:/oauth2redirect"
     static let email = "ada@example.com"
     static let subject = "100000000000000000001"
     static let teamID = "ALFREDTEAM"
@@ -110,7 +113,8 @@ struct DevDemo: Sendable {
     /// an urgent mail arriving a minute in, after the first mail check has set its starting point.
     func googleScenario() -> GoogleStandIn.Configuration {
         GoogleStandIn.Configuration(
-            clients: [.init(id: Self.clientID, secret: Self.clientSecret, redirectURIs: [Self.redirectURI])],
+            clients: [.init(id: Self.clientID, secret: Self.clientSecret, redirectURIs: [Self.redirectURI]),
+                      .ios(id: Self.iosClientID, redirectURIs: [Self.iosRedirectURI])],
             users: [.init(subject: Self.subject, email: Self.email, timeZone: "UTC", events: [
                 .init(id: "evt-board", summary: "Board sync", location: "Room 4.12", startInMinutes: firstMeetingMinutes, durationMinutes: 30,
                       selfResponse: "accepted", attendees: [.init(email: "grace@example.com", responseStatus: "accepted")],
@@ -198,7 +202,7 @@ struct DevConductor: Service {
         let broker = try start("broker", ["broker"], [
             "ALFRED_DATABASE_URL": brokerURL.secretString.unsafeValue, "ALFRED_BROKER_SOCKET": brokerSocket,
             "ALFRED_KEY_SERVICE_SOCKET": demo.path("keys.sock"), "ALFRED_ATTESTATION_DIR": keysDir,
-            "GOOGLE_CLIENT_ID": DevDemo.clientID, "GOOGLE_CLIENT_SECRET": DevDemo.clientSecret,
+            "GOOGLE_CLIENT_ID": DevDemo.clientID, "GOOGLE_CLIENT_SECRET": DevDemo.clientSecret, "GOOGLE_IOS_CLIENT_ID": DevDemo.iosClientID,
             "GOOGLE_TOKEN_URL": endpoints.tokenURL, "GOOGLE_REVOKE_URL": endpoints.revokeURL,
             "APNS_KEY_FILE": demo.path("apns.p8"), "APNS_KEY_ID": DevDemo.keyID, "APNS_TEAM_ID": DevDemo.teamID,
         ])
@@ -215,6 +219,9 @@ struct DevConductor: Service {
             "api", "--port", "\(demo.apiPort)", "--metrics-port", "\(demo.metricsPort + 1)",
             "--bundle-id", DevDemo.topic, "--apple-keys-url", try await apple.keysURL(),
             "--data-key-file", demo.path("host.key"), "--session-key-file", demo.path("session.key"),
+            "--broker-socket", brokerSocket, "--google-auth-url", endpoints.authorizationURL,
+            "--google-client-id", DevDemo.clientID, "--google-redirect-uri", DevDemo.redirectURI,
+            "--google-ios-client-id", DevDemo.iosClientID, "--google-ios-redirect-uri", DevDemo.iosRedirectURI,
         ], ["ALFRED_DATABASE_URL": apiURL.secretString.unsafeValue])
         let api = DevAPIClient(base: "http://127.0.0.1:\(demo.apiPort)", http: HTTPClient.shared)
         try await api.waitUntilUp { apiProcess.poll() == nil }
@@ -238,15 +245,20 @@ struct DevConductor: Service {
         ])
         print("signed in through the API (Sign in with Apple at the Apple stand-in), set preferences, registered the iPhone")
 
-        // Google: consent in the "browser", and the broker exchanges the code (the API's connector
-        // endpoints, the next issue, will carry this step; until then the demo names the user itself).
+        // Google, as the app connects it: the API starts the flow (iOS client, PKCE), the "browser"
+        // consents at the stand-in and comes back to the app's scheme, and the app hands code and state
+        // to the API, whose broker exchanges the code.
         let userID = try DevAPIClient.userID(of: access)
-        let code = try await ConsentBrowser.authorize(
-            authorizationURL: endpoints.authorizationURL, clientID: DevDemo.clientID, redirectURI: DevDemo.redirectURI,
-            scopes: ["https://www.googleapis.com/auth/calendar.readonly", "https://www.googleapis.com/auth/gmail.metadata"],
-            loginHint: DevDemo.email, state: "dev")
-        _ = try await client.exchangeCode(CodeExchange(userID: userID.uuidString, code: Redacted(code.code),
-                                                       codeVerifier: Redacted(code.verifier), redirectURI: DevDemo.redirectURI))
+        let started = try await api.expect(200, .POST, "/v1/connectors/google/start", token: access,
+                                           json: ["redirect_uri": DevDemo.iosRedirectURI])
+        guard let authURL = started["auth_url"] as? String else { throw ValidationError("connect start returned no auth_url") }
+        let redirect = try await ConsentBrowser.open(authURL)
+        guard let code = redirect.code, let state = redirect.state else {
+            throw ValidationError("Google's consent page sent no code back (\(redirect.error ?? "no error"))")
+        }
+        let connected = try await api.expect(200, .POST, "/v1/connectors/google/callback", token: access,
+                                             json: ["code": code, "state": state])
+        print("connected Google through the API (connector \(connected["connector_id"] as? String ?? "?"), scopes granted: \((connected["granted_scopes"] as? [String])?.count ?? 0))")
 
         var workerURL = demo.database
         workerURL.username = "alfred_worker"

@@ -20,6 +20,10 @@ struct APIWorld {
     static let bundleID = "com.example.alfred"
     var userLimit = APIServer.RateLimitSetting(burst: 10_000, perSecond: 10_000)
     var addressLimit = APIServer.RateLimitSetting(burst: 10_000, perSecond: 10_000)
+    /// Google connect's other half (stand-in, key service, broker); nil leaves connect unconfigured.
+    var google: GoogleSide?
+    /// The API's wall time; nil is the real one.
+    var clock: ManualClock?
 
     struct Reply: Sendable {
         let status: Int
@@ -45,6 +49,9 @@ struct APIWorld {
         let sealer: HostSealer
         /// What the API exported (labels included).
         let metrics: CountingMetrics
+        let googleSide: GoogleSide.Running?
+
+        var google: GoogleSide.Running { googleSide! }
 
         /// Signs in with a fresh identity token for `subject`.
         func signIn(subject: String = "001234.alice", nonce: String? = nil) async throws -> Session {
@@ -86,6 +93,12 @@ struct APIWorld {
 
     func run<T: Sendable>(_ body: @Sendable (Running) async throws -> T) async throws -> T {
         let url = try await TestDatabase.fresh()
+        guard let google else { return try await serve(url, googleSide: nil, body) }
+        return try await google.run(database: url) { side in try await serve(url, googleSide: side, body) }
+    }
+
+    private func serve<T: Sendable>(_ url: DatabaseURL, googleSide: GoogleSide.Running?,
+                                    _ body: @Sendable (Running) async throws -> T) async throws -> T {
         var apiURL = url
         apiURL.username = "alfred_api"
         let quiet = TestDatabase.quietLogger
@@ -97,23 +110,27 @@ struct APIWorld {
         let logger = logs.logger("alfred.api")
         let metrics = CountingMetrics()
         let (userLimit, addressLimit) = (self.userLimit, self.addressLimit)
+        var now: @Sendable () -> Date = { Date() }
+        if let clock = self.clock { now = clock.nowDate }
+        let broker: (any ConnectorAuthority)? = googleSide?.broker
         return try await withRunningServices([pool, owner, apple], logger: quiet) {
             var configuration = APIServer.Configuration(bundleID: Self.bundleID)
             configuration.port = 0
             configuration.appleKeysURL = try await apple.keysURL()
             configuration.userLimit = userLimit
             configuration.addressLimit = addressLimit
+            configuration.google = googleSide?.connect
             let port = PortOnce()
             let server = try APIServer(
                 configuration: configuration,
                 stores: .init(api: PostgresAPIStore(client: pool, logger: logger), privacy: PostgresPrivacyStore(client: pool, logger: logger),
                               audit: PostgresAuditStore(client: pool, logger: logger), jobs: PostgresJobStore(client: pool, logger: logger)),
-                sealer: sealer, sessionKey: Array(repeating: 7, count: 32), http: HTTPClient.shared, logger: logger,
-                metrics: metrics, onListening: { port.set($0) })
+                sealer: sealer, sessionKey: Array(repeating: 7, count: 32), http: HTTPClient.shared, broker: broker,
+                logger: logger, now: now, metrics: metrics, onListening: { port.set($0) })
             return try await withRunningServices([server], logger: quiet) {
                 let http = TestHTTP.client()
                 let running = Running(base: "http://127.0.0.1:\(await port.value())", http: http, apple: apple, owner: owner, url: url,
-                                      logs: logs, sealer: sealer, metrics: metrics)
+                                      logs: logs, sealer: sealer, metrics: metrics, googleSide: googleSide)
                 // The client goes first: its connections close before the server stops.
                 do {
                     let value = try await body(running)

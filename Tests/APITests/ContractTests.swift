@@ -10,7 +10,7 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct ContractTests {
     @Test func schemathesisFindsNoFailureWithEveryCheckOn() async throws {
         let schemathesis = try await Self.schemathesis()
-        try await APIWorld().run { w in
+        try await APIWorld(google: GoogleSide()).run { w in
             let session = try await w.signIn()
             let (code, output) = try await run(schemathesis, [
                 "run", "\(w.base)/openapi.json", "--url", w.base,

@@ -12,7 +12,7 @@ import Yams
     /// details), and the resource is untouched. Every other authenticated route answers with the
     /// caller's own data only.
     @Test func aUserReachesOnlyTheirOwnResourcesOnEveryRoute() async throws {
-        try await APIWorld().run { w in
+        try await APIWorld(google: GoogleSide()).run { w in
             let alice = try await w.signIn(subject: "001842.alice"), bob = try await w.signIn(subject: "001842.bob")
             // Alice has one resource of every kind that has an id, and data behind every other route.
             #expect(try await w.call(.POST, "/v1/devices/apns", token: alice.access, json: """
@@ -23,9 +23,17 @@ import Yams
                 """)
             let request = try await w.call(.POST, "/v1/privacy/delete-all", token: alice.access)
             let requestID = try #require(request.json["request_id"] as? String)
-            let ids = ["unregisterDevice": "alice-phone-1", "getDeleteAllStatus": requestID]
+            let connected = try await ConnectTests.connect(w, alice, redirect: GoogleSide.iosRedirect)
+            let connectorID = try #require(connected.json["connector_id"] as? String)
+            // A connect Alice started: Bob cannot finish it with her state, and she still can.
+            let (state, code) = try await ConnectTests.consent(w, alice)
+            let theirs = try await w.call(.POST, "/v1/connectors/google/callback", token: bob.access,
+                                          json: #"{"code": "\#(code)", "state": "\#(state)"}"#)
+            #expect(theirs.status == 403 && theirs.code == "invalid_state")
+            let ids = ["unregisterDevice": "alice-phone-1", "getDeleteAllStatus": requestID, "deleteConnector": connectorID]
 
-            for route in Routes.authenticated where route.operationID != "logout" && route.operationID != "requestDeleteAll" {
+            // (A callback with a state its caller did not start is refused for anyone: checked above.)
+            for route in Routes.authenticated where !["logout", "requestDeleteAll", "finishGoogleConnect"].contains(route.operationID) {
                 let reply = try await w.call(route.method, route.path(ids[route.operationID] ?? "x"), token: bob.access, json: route.body)
                 if route.takesID {
                     #expect(reply.status == 404 && reply.code == "not_found", "\(route): \(reply.body)")
@@ -41,6 +49,10 @@ import Yams
             let devices = try await w.owner.query("SELECT count(*)::int8 FROM devices WHERE user_id = \(w.userID(alice))",
                                                   logger: TestDatabase.quietLogger).collect().first?.decode(Int.self)
             #expect(devices == 1)
+            #expect(try await w.call(.POST, "/v1/connectors/google/callback", token: alice.access,
+                                     json: #"{"code": "\#(code)", "state": "\#(state)"}"#).status == 200)
+            #expect(try await w.call(.GET, "/v1/connectors", token: alice.access).body.contains(connectorID) == false,
+                    "her reconnect replaced the first connector")
         }
     }
 
@@ -75,7 +87,7 @@ import Yams
             for (_, operation) in methods { if let id = (operation as? [String: Any])?["operationId"] as? String { operations.insert(id) } }
         }
         #expect(operations == Set(Routes.all.map(\.operationID)))
-        #expect(operations.count == 13)
+        #expect(operations.count == 17)
     }
 
     static let contract = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,17 +1,39 @@
 import Foundation
 
 extension GoogleStandIn {
-    /// An OAuth client registered with the fake Google (the Cloud console's "web application").
+    /// An OAuth client registered with the fake Google: the Cloud console's "Web application" (a
+    /// secret, https redirects) or "iOS" (no secret, a custom-scheme redirect, PKCE required).
     public struct Client: Sendable, Codable, Equatable {
+        public enum Kind: String, Sendable, Codable { case web, ios }
+
         public var id: String
-        public var secret: String
+        /// nil for an iOS client, which has none: a secret sent for one is refused.
+        public var secret: String?
         /// Compared exactly, as Google does: scheme, host, port, path, case and trailing slash.
         public var redirectURIs: [String]
+        public var kind: Kind
 
         public init(id: String, secret: String, redirectURIs: [String]) {
             self.id = id
             self.secret = secret
             self.redirectURIs = redirectURIs
+            kind = .web
+        }
+
+        /// An iOS client: Google derives its redirect scheme from the client id (reversed).
+        public static func ios(id: String, redirectURIs: [String]) -> Client {
+            var client = Client(id: id, secret: "", redirectURIs: redirectURIs)
+            client.secret = nil
+            client.kind = .ios
+            return client
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(String.self, forKey: .id)
+            secret = try container.decodeIfPresent(String.self, forKey: .secret)
+            redirectURIs = try container.decode([String].self, forKey: .redirectURIs)
+            kind = try container.decodeIfPresent(Kind.self, forKey: .kind) ?? .web
         }
     }
 

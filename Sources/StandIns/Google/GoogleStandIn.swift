@@ -148,6 +148,12 @@ public final class GoogleStandIn: Service, Sendable {
     /// Refresh tokens issued to a user (test canaries: they must appear nowhere but inside the broker).
     public func issuedRefreshTokens(subject: String) -> [String] { ledger.withLock { $0.refreshTokens(subject: subject) } }
 
+    /// The refresh tokens issued to `subject` that still work: what a revocation must have ended.
+    public func liveRefreshTokens(subject: String) -> [String] {
+        let now = clock.now()
+        return ledger.withLock { $0.liveRefreshTokens(subject: subject, now: now) }
+    }
+
     public func setConsent(_ decision: ConsentDecision) {
         ledger.withLock { $0.configuration.oauth.consent = decision }
     }

@@ -96,6 +96,10 @@ struct OAuthLedger: Sendable {
     func refreshTokens(subject: String) -> [String] {
         grants.values.filter { $0.subject == subject }.sorted { $0.id < $1.id }.compactMap(\.refreshToken)
     }
+    /// The refresh tokens of `subject` that still work (not revoked, evicted or expired).
+    func liveRefreshTokens(subject: String, now: Date) -> [String] {
+        grants.values.filter { $0.subject == subject && isLive($0, now: now) }.sorted { $0.id < $1.id }.compactMap(\.refreshToken)
+    }
     private var grantByRefreshToken: [String: Int] = [:]
     private var accessTokens: [String: AccessToken] = [:]
     /// Scopes each user has consented to per client; absent means the next consent is a first one.
@@ -213,8 +217,18 @@ struct OAuthLedger: Sendable {
         guard let client = configuration.clients.first(where: { $0.id == clientID }) else {
             throw .invalidClient("The OAuth client was not found.")
         }
-        guard let secret, !secret.isEmpty else { throw .invalidRequest("client_secret is missing.") }
-        guard secret == client.secret else { throw .invalidClient("Unauthorized") }
+        switch client.kind {
+        case .web:
+            guard let secret, !secret.isEmpty else { throw .invalidRequest("client_secret is missing.") }
+            guard secret == client.secret else { throw .invalidClient("Unauthorized") }
+        case .ios:
+            // A public client has no secret; one sent anyway means the caller mixed up its clients.
+            // (The stand-in is strict here, to catch a broker that sends the web secret.)
+            guard secret == nil || secret == "" else { throw .invalidClient("Unauthorized") }
+            guard form["grant_type"] != "authorization_code" || form["code_verifier"] != nil else {
+                throw .invalidRequest("Missing code verifier: an iOS client must use PKCE.")
+            }
+        }
         return client
     }
 
