@@ -29,6 +29,9 @@ public struct BrokerServer<Handler: BrokerRequestHandler>: Service {
         /// OS users allowed to call (checked with the kernel's peer credentials). Default: the
         /// broker's own user; in production, the worker's service account.
         public var allowedUIDs: Set<UInt32>
+        /// OS users allowed only to connect and disconnect (`exchange_code`, `revoke`, `ping`): the
+        /// API's. They can turn a consent into a connector but never obtain a token.
+        public var connectOnlyUIDs: Set<UInt32> = []
         /// Largest frame payload accepted, in bytes.
         public var maxFrameSize: Int = 64 * 1024
         public var maxConcurrentRequestsPerConnection: Int = 32
@@ -135,7 +138,7 @@ public struct BrokerServer<Handler: BrokerRequestHandler>: Service {
             try await write(.failure(.denied("caller identity could not be verified")), id: nil, to: outbound)
             return nil
         }
-        guard configuration.allowedUIDs.contains(peer.uid) else {
+        guard configuration.allowedUIDs.contains(peer.uid) || configuration.connectOnlyUIDs.contains(peer.uid) else {
             logger.warning(
                 "refused connection from a user that is not allowed",
                 metadata: ["alfred.broker.peer_uid": "\(peer.uid)", "alfred.broker.peer_pid": "\(peer.pid)"])
@@ -201,6 +204,11 @@ public struct BrokerServer<Handler: BrokerRequestHandler>: Service {
             requestID: frame.id, operation: frame.request.operation, peer: peer, logger: logger)
         context.logger[metadataKey: "alfred.broker.request_id"] = "\(frame.id)"
         context.logger[metadataKey: "alfred.broker.op"] = "\(frame.request.operation.rawValue)"
+        if !configuration.allowedUIDs.contains(peer.uid), !Self.connectOperations.contains(frame.request.operation) {
+            logger.warning("refused an operation to a connect-only caller",
+                           metadata: ["alfred.broker.peer_uid": "\(peer.uid)", "alfred.broker.op": "\(frame.request.operation.rawValue)"])
+            return (frame.id, .failure(.denied("OS user \(peer.uid) may only connect and disconnect Google (exchange_code, revoke)")))
+        }
         do {
             switch frame.request {
             case .accessToken(let connectorID, let force):
@@ -230,6 +238,9 @@ public struct BrokerServer<Handler: BrokerRequestHandler>: Service {
             return (frame.id, .failure(.internal("the token broker failed while handling the request")))
         }
     }
+
+    /// What a connect-only caller (the API) may ask for.
+    static var connectOperations: Set<BrokerOperation> { [.exchangeCode, .revoke, .ping] }
 
     private func write(
         _ result: Result<BrokerReply, BrokerError>, id: String?, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>

@@ -30,6 +30,9 @@ struct BrokerCommand: AsyncParsableCommand {
     var googleIOSClientID: String?
     @Option(name: .customLong("allow-uid"), help: "OS user id allowed to call the broker (repeat; default: this process's).")
     var allowedUIDs: [UInt32] = []
+    @Option(name: .customLong("allow-connect-uid"),
+            help: "OS user id allowed only to connect and disconnect Google (exchange_code, revoke): the API's (repeat).")
+    var connectUIDs: [UInt32] = []
     @Option(help: "APNs signing key, Apple's .p8 (env: APNS_KEY_FILE); enables the apns_token op.") var apnsKeyFile: String?
     @Option(help: "The .p8 key's 10-character Key ID (env: APNS_KEY_ID).") var apnsKeyID: String?
     @Option(help: "The Apple developer Team ID (env: APNS_TEAM_ID).") var apnsTeamID: String?
@@ -75,6 +78,7 @@ struct BrokerCommand: AsyncParsableCommand {
             logger: logger)
         var configuration = BrokerServer<GoogleTokenBroker>.Configuration(socketPath: socketPath)
         if !allowedUIDs.isEmpty { configuration.allowedUIDs = Set(allowedUIDs) }
+        configuration.connectOnlyUIDs = Set(connectUIDs).subtracting(configuration.allowedUIDs)
         if let keyFile = apnsKeyFile ?? env["APNS_KEY_FILE"] {
             let signer: ProviderTokenSigner
             do {

@@ -9,16 +9,19 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct ReadmeFlowTests {
     @Test func theReadmeCurlFlowSignsInSetsPreferencesRegistersADeviceAndAsksForDeleteAll() async throws {
         let script = try Self.readmeFlow()
-        try await APIWorld().run { w in
+        try await APIWorld(google: GoogleSide()).run { w in
             let apple = try await w.apple.baseURL()
             let runnable = "set -euo pipefail\n" + script
                 .replacingOccurrences(of: "http://127.0.0.1:8086", with: apple)
                 .replacingOccurrences(of: "http://127.0.0.1:8080", with: w.base)
+                .replacingOccurrences(of: "com.googleusercontent.apps.alfred-dev-ios:/oauth2redirect", with: GoogleSide.iosRedirect)
             let (code, output) = try await run("/bin/bash", ["-c", runnable])
             #expect(code == 0, "\(output)")
             #expect(output.contains(#""time_zone" : "UTC""#), "the first GET shows the defaults: \(output)")
             #expect(output.contains(#""event_type" : "SIGN_IN""#), "\(output)")
             #expect(output.contains(#""status" : "QUEUED""#), "delete-all was accepted: \(output)")
+            #expect(output.contains(#""status" : "ACTIVE""#), "Google was connected: \(output)")
+            #expect(output.contains(#""event_type" : "CONNECT""#), "\(output)")
 
             // What the lines did, read from the database: one user, Berlin, one device, a delete-all asked.
             let rows = try await w.owner.query("""

@@ -32,7 +32,8 @@ import Testing
     }
 
     static let secrets = ["ALFRED_OWNER_DB_PASSWORD", "ALFRED_WORKER_DB_PASSWORD", "ALFRED_BROKER_DB_PASSWORD",
-                          "ALFRED_API_DB_PASSWORD", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET", "APNS_KEY_ID", "APNS_TEAM_ID"]
+                          "ALFRED_API_DB_PASSWORD", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET", "GOOGLE_REDIRECT_URI", "APNS_KEY_ID",
+                          "APNS_TEAM_ID"]
 
     /// No secret has a default: every use is `${NAME:?…}`, so compose refuses to start without it.
     @Test func composeHasNoPlaceholderSecrets() throws {

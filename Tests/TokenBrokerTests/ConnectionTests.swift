@@ -1,3 +1,4 @@
+import AlfredCore
 import AlfredTesting
 import Foundation
 import Testing
@@ -35,6 +36,34 @@ import TokenBroker
                 #expect(raw.responses.count == 1)
                 #expect(raw.responses.first?.errorCode == "denied")
                 #expect(handler.calls.all.isEmpty)
+            }
+        }
+    }
+
+    /// The API's OS user may turn a consent into a connector and revoke one, never get a token.
+    @Test func aConnectOnlyPeerMayExchangeAndRevokeButGetsNoToken() async throws {
+        try await withTemporaryDirectory { directory in
+            let socketPath = "\(directory)/broker.sock"
+            let handler = FakeTokenLogic()
+            try await withBroker(at: socketPath, handler: handler, configure: {
+                $0.allowedUIDs = [PeerCredentials.currentUID &+ 4242]
+                $0.connectOnlyUIDs = [PeerCredentials.currentUID]
+            }) {
+                try await withClient(socketPath: socketPath) { client in
+                    for refused in [
+                        { _ = try await client.accessToken(connectorID: "conn-1") },
+                        { _ = try await client.rewrap(connectorID: "conn-1") },
+                        { _ = try await client.apnsProviderToken() },
+                    ] as [@Sendable () async throws -> Void] {
+                        let error = try await #require(throws: BrokerError.self) { try await refused() }
+                        #expect(error.code == .denied && !error.retryable)
+                    }
+                    _ = try await client.exchangeCode(CodeExchange(userID: "user-1", code: Redacted("c"), codeVerifier: Redacted("v"),
+                                                                   redirectURI: "r"))
+                    try await client.revoke(connectorID: "conn-1")
+                }
+                #expect(handler.calls.all.map { $0.split(separator: " ").first.map(String.init) ?? "" }.sorted() == ["exchange_code", "revoke"],
+                        "\(handler.calls.all)")
             }
         }
     }
