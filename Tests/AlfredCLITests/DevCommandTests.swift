@@ -51,6 +51,8 @@ import Glibc
 
         // The user came in through the API, and later left through it.
         #expect(dev.output.contains("signed in through the API"), "\(dev.output)")
+        // The reminder above came from a connector the API created (start, consent, callback).
+        #expect(dev.output.contains("connected Google through the API"), "\(dev.output)")
         #expect(try await eventually(timeout: .seconds(180)) { dev.output.contains("delete-all completed") }, "\(dev.output.suffix(2000))")
     }
 }
