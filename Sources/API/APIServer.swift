@@ -30,6 +30,8 @@ public struct APIServer: Service {
         public var trustForwardedFor = false
         /// Google connect (`/v1/connectors/google/...`); nil leaves it unconfigured (503).
         public var google: GoogleConnect?
+        /// Gmail push (`/v1/google/pubsub/push`); nil answers it with 503 (not configured).
+        public var gmailPush: GmailPush?
         public init(bundleID: String) { self.bundleID = bundleID }
     }
 
@@ -63,7 +65,7 @@ public struct APIServer: Service {
                 broker: (any ConnectorAuthority)? = nil, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }, metrics: any MetricsFactory = MetricsSystem.factory,
                 onListening: @escaping @Sendable (Int) async -> Void = { _ in }) throws {
         let tokens = try SessionTokens(keyBytes: sessionKey)
-        let keys = AppleKeyCache(source: JWKSDownload(url: configuration.appleKeysURL, http: http), clock: ContinuousClock())
+        let keys = JWKSCache(source: JWKSDownload(url: configuration.appleKeysURL, http: http), clock: ContinuousClock())
         let handler = APIHandler(deps: .init(
             store: stores.api, privacy: stores.privacy, audit: stores.audit, jobs: stores.jobs, sealer: sealer, tokens: tokens,
             apple: AppleIdentityVerifier(configuration: .init(audience: configuration.bundleID, issuer: configuration.appleIssuer)),
@@ -82,9 +84,17 @@ public struct APIServer: Service {
             headers[.contentType] = "application/json; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: document)))
         }
+        var pushVerifier: PushTokenVerifier?
+        var pushKeys: (@Sendable (String) async throws -> PushTokenVerifier.PublicKey?)?
+        if let push = configuration.gmailPush {
+            let cache = JWKSCache(source: JWKSDownload(url: push.keysURL, http: http), clock: ContinuousClock())
+            pushKeys = { try await cache.key($0) }
+            pushVerifier = PushTokenVerifier(audience: push.audience, serviceAccount: push.serviceAccount)
+        }
         let userLimiter = RateLimiter(.init(burst: configuration.userLimit.burst, perSecond: configuration.userLimit.perSecond))
         try handler.registerHandlers(on: router, middlewares: [
             ErrorMapping(logger: logger),
+            PushAuthentication(verifier: pushVerifier, keys: pushKeys, now: now, metrics: metrics),
             Authentication(tokens: tokens, store: stores.api, limiter: userLimiter, now: now),
             NoNulls(),
         ])
@@ -129,14 +139,14 @@ struct APIServerError: Error, CustomStringConvertible {
 }
 
 /// Apple's keys over HTTPS.
-struct JWKSDownload: AppleKeySource {
+struct JWKSDownload: JWKSource {
     let url: String
     let http: HTTPClient
 
-    func fetchKeys() async throws -> AppleKeySet {
+    func fetchKeys() async throws -> JWKSet {
         let response = try await http.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
-        guard response.status == .ok else { throw AppleKeyError("Apple's key set answered HTTP \(response.status.code)") }
-        return try AppleKeySet(jwks: Array(buffer: try await response.body.collect(upTo: 1 << 20)))
+        guard response.status == .ok else { throw JWKSError("the key set at \(url) answered HTTP \(response.status.code)") }
+        return try JWKSet(jwks: Array(buffer: try await response.body.collect(upTo: 1 << 20)))
     }
 }
 

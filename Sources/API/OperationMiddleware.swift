@@ -107,7 +107,8 @@ struct ErrorMapping: ServerMiddleware {
 /// The caller's id is then available to the handler (`Caller.current`), and the caller's own rate
 /// limit applies.
 struct Authentication: ServerMiddleware {
-    static let publicOperations: Set<String> = ["createSession", "refreshSession", "health"]
+    /// Without a session: sign-in, refresh and health; and Gmail pushes, which `PushAuthentication` checks.
+    static let publicOperations: Set<String> = ["createSession", "refreshSession", "health", PushAuthentication.operation]
 
     let tokens: SessionTokens
     let store: any APIStore

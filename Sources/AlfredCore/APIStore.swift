@@ -47,6 +47,9 @@ public protocol APIStore: Sendable {
 
     /// The status of one of the user's connectors; nil when the user has no such connector.
     func connectorStatus(_ id: UUID, userID: UUID) async throws -> ConnectorStatus?
+
+    /// The users whose active connector's mailbox has this address hash and is watched.
+    func mailboxOwners(addressHash: String) async throws -> [UUID]
 }
 
 /// A Google connect between `start` and `callback`.

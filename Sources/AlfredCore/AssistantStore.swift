@@ -13,13 +13,17 @@ public struct UserProfile: Sendable, Equatable {
     public let urgencySealed: [UInt8]?
     /// The user's ACTIVE Google connector, if any.
     public let googleConnector: UUID?
+    /// When that connector's Gmail watch expires, if it has one whose last renewal did not fail.
+    public let gmailWatchUntil: Date?
 
     public init(userID: UUID, timeZone: String = "UTC", meetingReminderMinutes: Int = 15,
                 morningBriefLocalTime: String = "08:00", quietHoursStart: String? = "22:00",
-                quietHoursEnd: String? = "07:00", urgencySealed: [UInt8]? = nil, googleConnector: UUID? = nil) {
+                quietHoursEnd: String? = "07:00", urgencySealed: [UInt8]? = nil, googleConnector: UUID? = nil,
+                gmailWatchUntil: Date? = nil) {
         self.userID = userID; self.timeZone = timeZone; self.meetingReminderMinutes = meetingReminderMinutes
         self.morningBriefLocalTime = morningBriefLocalTime; self.quietHoursStart = quietHoursStart
         self.quietHoursEnd = quietHoursEnd; self.urgencySealed = urgencySealed; self.googleConnector = googleConnector
+        self.gmailWatchUntil = gmailWatchUntil
     }
 }
 
@@ -87,6 +91,10 @@ public protocol AssistantStore: Sendable {
     /// `after`, each with the recurring kinds (of `kinds`) that have no live job keyed `<kind>:<user>`.
     func recurringJobGaps(kinds: [String], after: UUID?, limit: Int) async throws -> [(user: UUID, missing: [String])]
     func cursor(connectorID: UUID, kind: String) async throws -> [UInt8]?
+    /// Records a Gmail watch that Google accepted until `expiresAt` (and clears a failure).
+    func saveGmailWatch(connectorID: UUID, userID: UUID, addressHash: String, expiresAt: Date) async throws
+    /// Records that renewing the connector's watch failed: its mail is polled at the short interval.
+    func gmailWatchFailed(connectorID: UUID) async throws
     /// One statement, outside any transaction (the common case: nothing else to write).
     func saveCursor(connectorID: UUID, userID: UUID, kind: String, sealed: [UInt8]) async throws
     /// Which of these idempotency keys were already used.

@@ -101,6 +101,9 @@ extension MetricName {
     /// Google connect flows through the API. Label `result`: `started`, `connected`, `invalid_state`,
     /// `code_refused`, `missing_scopes`, `denied` (Google's consent page was declined), `failed`, `unavailable`.
     public static let apiConnects = "alfred_api_connects_total"
+    /// Gmail pushes from Pub/Sub. Label `result`: `accepted`, `unknown_address`, `malformed`, or
+    /// `refused_<reason>` for a token that failed verification (`refused_bad_signature`, ...).
+    public static let gmailPushes = "alfred_gmail_pushes_total"
 }
 
 extension MetricName {
@@ -153,5 +156,6 @@ extension MetricName {
         apiRequestDuration: "API request handling time, by route pattern and method.",
         apiSessions: "API sign-ins and refreshes, by outcome.",
         apiConnects: "Google connect flows through the API, by outcome.",
+        gmailPushes: "Gmail pushes received from Pub/Sub, by outcome.",
     ]
 }

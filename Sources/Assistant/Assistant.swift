@@ -10,6 +10,7 @@ extension AssistantEnvironment {
         registry.register(MeetingReminderHandler(environment: self))
         registry.register(MorningBriefHandler(environment: self))
         registry.register(MailCheckHandler(environment: self))
+        registry.register(GmailWatchHandler(environment: self))
         registry.register(UrgentFeedbackHandler(store: store, metrics: metrics))
     }
 }

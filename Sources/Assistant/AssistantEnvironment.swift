@@ -10,8 +10,13 @@ public struct AssistantEnvironment: Sendable {
     public struct Intervals: Sendable {
         /// Calendar incremental sync (one request when nothing changed).
         public var calendarSync: Duration = .seconds(600)
-        /// Gmail safety-net polling; Gmail push hints bring a check forward.
+        /// Gmail polling without a working watch; Gmail push hints bring a check forward.
         public var mailCheck: Duration = .seconds(300)
+        /// Gmail polling while the mailbox's watch is alive: a slow safety net, since pushes bring
+        /// the check forward (and Gmail may drop a notification).
+        public var mailSafetyNet: Duration = .seconds(3600)
+        /// How often a watch is renewed (Gmail's lasts 7 days; Google recommends daily).
+        public var gmailWatchRenewal: Duration = .seconds(24 * 3600)
         /// The planner's sweep for connected users without their recurring jobs.
         public var plan: Duration = .seconds(300)
         /// How far ahead reminders are scheduled, and the full-sync window (slid daily).
@@ -38,6 +43,8 @@ public struct AssistantEnvironment: Sendable {
     public let sealer: HostSealer
     public let ruleSet: RuleSet
     public let intervals: Intervals
+    /// The Pub/Sub topic Gmail watches publish to (`projects/P/topics/T`); nil polls only.
+    public let gmailTopic: String?
     public let now: @Sendable () -> Date
     /// Where connector fetches are audited (nil: not audited, for tools that only read).
     public let audit: (any AuditRecorder)?
@@ -48,11 +55,12 @@ public struct AssistantEnvironment: Sendable {
     let composer = Composer()
 
     public init(store: any AssistantStore, jobs: any JobStore, readers: any GoogleReaders, sealer: HostSealer,
-                ruleSet: RuleSet = .standard, intervals: Intervals = Intervals(), audit: (any AuditRecorder)? = nil,
+                ruleSet: RuleSet = .standard, intervals: Intervals = Intervals(), gmailTopic: String? = nil,
+                audit: (any AuditRecorder)? = nil,
                 logger: Logger = Logger(label: "alfred.assistant"), now: @escaping @Sendable () -> Date = Date.init,
                 metrics: any MetricsFactory = MetricsSystem.factory) {
         self.store = store; self.jobs = jobs; self.readers = readers; self.sealer = sealer; self.ruleSet = ruleSet
-        self.intervals = intervals; self.audit = audit; self.logger = logger; self.now = now; self.metrics = metrics
+        self.intervals = intervals; self.gmailTopic = gmailTopic; self.audit = audit; self.logger = logger; self.now = now; self.metrics = metrics
         outbox = Outbox(sealer: sealer)
     }
 
@@ -75,9 +83,12 @@ struct UserSettings: Sendable {
     let briefTime: LocalTime
     let quietHours: QuietHours?
     let urgency: UrgencyPreferences
+    /// Expiry of the mailbox's working Gmail watch, if there is one.
+    let gmailWatchUntil: Date?
 
     init(profile: UserProfile, connector: UUID, sealer: HostSealer) {
         userID = profile.userID
+        gmailWatchUntil = profile.gmailWatchUntil
         self.connector = connector
         // A zone Foundation does not know falls back to UTC rather than failing every job.
         schedule = LocalSchedule(timeZone: TimeZone(identifier: profile.timeZone) ?? TimeZone(identifier: "UTC")!)

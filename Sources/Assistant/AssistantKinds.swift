@@ -12,6 +12,9 @@ public enum AssistantKind {
     public static let morningBrief = JobKind("morning.brief", maxAttempts: 6, priority: 5)
     /// Recurring per user (and triggered early by a Gmail push hint): urgent-mail alerts.
     public static let mailCheck = JobKind("mail.check", maxAttempts: 10)
+    /// Recurring per user when a Pub/Sub topic is configured: Gmail `watch` on the user's mailbox,
+    /// renewed daily (Gmail's watch lasts 7 days), so pushes bring the mail check forward.
+    public static let gmailWatch = JobKind("gmail.watch", maxAttempts: 10)
     /// Recurring system job: makes sure every connected user has the three recurring jobs.
     public static let plan = JobKind("assistant.plan", maxAttempts: 5)
     /// Delivery's own queue, so slow APNs calls never starve claiming.
@@ -20,7 +23,7 @@ public enum AssistantKind {
     /// The user's verdict on an urgent-mail alert (false-positive rate).
     public static let urgentFeedback = JobKind("feedback.urgent", maxAttempts: 5)
 
-    public static let all = [calendarSync, meetingReminder, morningBrief, mailCheck, plan]
+    public static let all = [calendarSync, meetingReminder, morningBrief, mailCheck, gmailWatch, plan]
 
     static func uniqueKey(_ kind: JobKind, user: UUID) -> String { "\(kind.name):\(user.uuidString.lowercased())" }
 

@@ -61,6 +61,9 @@ struct AuditedMailReader: MailReader {
     func messages(ids: [String]) async throws -> [GmailMessage] {
         try await audit.record("gmail", "metadata", count: { $0.count }) { try await base.messages(ids: ids) }
     }
+    func watch(topicName: String) async throws -> (expiration: Date, address: String?) {
+        try await audit.record("gmail", "watch", count: { _ in 1 }) { try await base.watch(topicName: topicName) }
+    }
 }
 
 extension AssistantEnvironment {

@@ -95,6 +95,14 @@ struct GmailAPIReader: MailReader {
         }
     }
 
+    func watch(topicName: String) async throws -> (expiration: Date, address: String?) {
+        try await queueAction {
+            let watch = try await client.watch(topicName: topicName)
+            let profile = try await client.profile()
+            return (watch.expiration, profile.emailAddress?.unsafeValue)
+        }
+    }
+
     func changes(since historyID: String) async throws -> MailChanges {
         try await queueAction {
             do {

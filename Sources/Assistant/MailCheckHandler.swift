@@ -19,6 +19,15 @@ public struct MailCheckHandler: JobHandler {
 
     public init(environment: AssistantEnvironment) { self.environment = environment }
 
+    /// While the mailbox's watch outlives the slow interval, pushes bring checks forward and polling
+    /// is only a safety net; without one (not watched yet, a failed renewal, no topic), the short interval.
+    static func nextCheck(_ user: UserSettings, env: AssistantEnvironment, now: Date) -> Duration {
+        guard let until = user.gmailWatchUntil, until.timeIntervalSince(now) > env.intervals.mailSafetyNet.seconds else {
+            return env.intervals.mailCheck
+        }
+        return env.intervals.mailSafetyNet
+    }
+
     public func run(_ payload: NoPayload, context: JobContext) async throws -> JobOutcome {
         let env = environment
         guard let user = try await env.settings(context.userID) else { return .done }
@@ -31,7 +40,7 @@ public struct MailCheckHandler: JobHandler {
             // First check: start from now. Mail that arrived before the user connected is not news.
             let start = try await reader.start()
             try await save(MailCursor(historyID: start.historyID, address: start.address, checkedAt: now), user: user)
-            return .runAgain(.after(env.intervals.mailCheck))
+            return .runAgain(.after(Self.nextCheck(user, env: env, now: now)))
         }
 
         let changes = try await reader.changes(since: cursor.historyID)
@@ -73,12 +82,12 @@ public struct MailCheckHandler: JobHandler {
         let candidates = scored
         if candidates.isEmpty && changes.historyID == cursor.historyID && ownThreads == cursor.ownThreads {
             // Nothing arrived: the stored cursor is still right (the common idle check costs no write).
-            return .runAgain(.after(env.intervals.mailCheck))
+            return .runAgain(.after(Self.nextCheck(user, env: env, now: now)))
         }
         if candidates.isEmpty {
             try await save(MailCursor(historyID: changes.historyID, address: cursor.address,
                                       ownThreads: Array(ownThreads.suffix(Self.ownThreadMemory)), checkedAt: now), user: user)
-            return .runAgain(.after(env.intervals.mailCheck))
+            return .runAgain(.after(Self.nextCheck(user, env: env, now: now)))
         }
         let next = MailCursor(historyID: changes.historyID, address: cursor.address,
                               ownThreads: Array(ownThreads.suffix(Self.ownThreadMemory)), checkedAt: now)
@@ -112,7 +121,7 @@ public struct MailCheckHandler: JobHandler {
         AssistantMetrics.urgent("held").increment(by: outcome.held)
         AssistantMetrics.urgent("duplicate").increment(by: outcome.duplicates)
         if outcome.alerted > 0 { AssistantMetrics.enqueued("mail.urgent").increment() }
-        return .runAgain(.after(env.intervals.mailCheck))
+        return .runAgain(.after(Self.nextCheck(user, env: env, now: now)))
     }
 
     private func save(_ cursor: MailCursor, user: UserSettings) async throws {

@@ -11,6 +11,8 @@ public struct PlannerHandler: JobHandler {
     let environment: AssistantEnvironment
     let pageSize = 1000
     static let recurring = [AssistantKind.calendarSync, AssistantKind.mailCheck, AssistantKind.morningBrief]
+    /// With a Pub/Sub topic, every connected mailbox is watched too.
+    var recurring: [JobKind] { Self.recurring + (environment.gmailTopic == nil ? [] : [AssistantKind.gmailWatch]) }
 
     public init(environment: AssistantEnvironment) { self.environment = environment }
 
@@ -33,7 +35,7 @@ public struct PlannerHandler: JobHandler {
         var inserted = 0
         while !stop() {
             let page = try await environment.store.recurringJobGaps(
-                kinds: Self.recurring.map(\.name), after: after, limit: pageSize)
+                kinds: recurring.map(\.name), after: after, limit: pageSize)
             guard let last = page.last else { break }
             inserted += try await fill(page.filter { !$0.missing.isEmpty })
             after = last.user
@@ -42,10 +44,11 @@ public struct PlannerHandler: JobHandler {
         return inserted
     }
 
-    /// What a user gets at once when they connect Google: the first calendar sync and mail check (the
-    /// brief follows at the planner's next sweep). Same unique keys as the sweep, so nothing doubles.
+    /// What a user gets at once when they connect Google: the first calendar sync, mail check and
+    /// Gmail watch (a worker without a Pub/Sub topic ends the last at once; the brief follows at the
+    /// planner's next sweep). Same unique keys as the sweep, so nothing doubles.
     public static func firstJobs(user: UUID) -> [NewJob] {
-        [AssistantKind.calendarSync, AssistantKind.mailCheck].map { kind in
+        [AssistantKind.calendarSync, AssistantKind.mailCheck, AssistantKind.gmailWatch].map { kind in
             NewJob(kind: kind, schedule: .now, uniqueKey: AssistantKind.uniqueKey(kind, user: user), userID: user)
         }
     }
@@ -54,7 +57,7 @@ public struct PlannerHandler: JobHandler {
         let env = environment
         var jobs: [NewJob] = []
         for gap in gaps {
-            for kind in Self.recurring where gap.missing.contains(kind.name) {
+            for kind in recurring where gap.missing.contains(kind.name) {
                 var schedule = JobSchedule.now
                 if kind == AssistantKind.morningBrief {
                     // The brief's first run needs the user's zone and time; later runs plan themselves.

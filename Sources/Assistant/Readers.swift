@@ -99,6 +99,8 @@ public protocol MailReader: Sendable {
     func changes(since historyID: String) async throws -> MailChanges
     /// Metadata of these messages (missing ones are skipped), in order.
     func messages(ids: [String]) async throws -> [GmailMessage]
+    /// Watches the mailbox's inbox (Pub/Sub `topicName`); returns Gmail's expiration and the address.
+    func watch(topicName: String) async throws -> (expiration: Date, address: String?)
 }
 
 /// Makes readers for a connector (with the broker's access tokens behind them).

@@ -16,6 +16,12 @@ public struct JobContext: Sendable {
     public let logger: Logger
     let leaseLost: @Sendable () -> Bool
 
+    /// A context for running a handler outside a worker (tools, tests): one attempt, no lease to lose.
+    public static func standalone(kind: JobKind, userID: UUID?, logger: Logger) -> JobContext {
+        JobContext(id: JobID(), kind: kind.name, attempt: 1, maxAttempts: kind.maxAttempts, deadline: nil, userID: userID,
+                   lateness: .zero, logger: logger, leaseLost: { false })
+    }
+
     /// True once a heartbeat found that this worker no longer holds the job (it was rescued or
     /// cancelled): the handler should stop and must not write anything more for it.
     public var isLeaseLost: Bool { leaseLost() }

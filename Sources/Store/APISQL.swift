@@ -149,6 +149,13 @@ enum APISQL {
         "SELECT status FROM connectors WHERE id = \(id) AND user_id = \(userID)"
     }
 
+    static func mailboxOwners(addressHash: String) -> PostgresQuery {
+        """
+        SELECT DISTINCT w.user_id FROM gmail_watches w JOIN connectors c ON c.id = w.connector_id
+        WHERE w.address_hash = \(addressHash) AND c.status = 'ACTIVE'
+        """
+    }
+
     struct PendingConnectRow {
         var stateHash: String, userID: UUID, sessionID: UUID, client: String, redirectURI: String, verifierSealed: ByteBuffer
         var expiresAt: Date

@@ -13,11 +13,12 @@ enum AssistantSQL {
                to_char(coalesce(p.morning_brief_local_time, '08:00'::time), 'HH24:MI'),
                to_char(CASE WHEN p.user_id IS NULL THEN '22:00'::time ELSE p.quiet_hours_start END, 'HH24:MI'),
                to_char(CASE WHEN p.user_id IS NULL THEN '07:00'::time ELSE p.quiet_hours_end END, 'HH24:MI'),
-               p.urgency_ciphertext,
-               (SELECT c.id FROM connectors c
-                 WHERE c.user_id = u.id AND c.provider = 'google' AND c.status = 'ACTIVE'
-                 ORDER BY c.created_at DESC LIMIT 1)
+               p.urgency_ciphertext, c.id, w.expires_at
         FROM users u LEFT JOIN preferences p ON p.user_id = u.id
+        LEFT JOIN LATERAL (SELECT c.id FROM connectors c
+                            WHERE c.user_id = u.id AND c.provider = 'google' AND c.status = 'ACTIVE'
+                            ORDER BY c.created_at DESC LIMIT 1) c ON true
+        LEFT JOIN gmail_watches w ON w.connector_id = c.id AND w.failed_at IS NULL
         WHERE u.id = \(userID) AND u.status = 'ACTIVE'
         """
     }
@@ -34,6 +35,19 @@ enum AssistantSQL {
           AND EXISTS (SELECT 1 FROM connectors c WHERE c.user_id = u.id AND c.provider = 'google' AND c.status = 'ACTIVE')
         ORDER BY u.id LIMIT \(Int32(limit))
         """
+    }
+
+    static func saveGmailWatch(connectorID: UUID, userID: UUID, addressHash: String, expiresAt: Date) -> PostgresQuery {
+        """
+        INSERT INTO gmail_watches (connector_id, user_id, address_hash, expires_at, renewed_at, failed_at)
+        VALUES (\(connectorID), \(userID), \(addressHash), \(expiresAt), now(), NULL)
+        ON CONFLICT (connector_id) DO UPDATE
+        SET address_hash = EXCLUDED.address_hash, expires_at = EXCLUDED.expires_at, renewed_at = now(), failed_at = NULL
+        """
+    }
+
+    static func gmailWatchFailed(connectorID: UUID) -> PostgresQuery {
+        "UPDATE gmail_watches SET failed_at = now() WHERE connector_id = \(connectorID)"
     }
 
     static func cursor(connectorID: UUID, kind: String) -> PostgresQuery {

@@ -130,6 +130,10 @@ public struct PostgresAPIStore: APIStore {
         return nil
     }
 
+    public func mailboxOwners(addressHash: String) async throws -> [UUID] {
+        try await Pooled.rows(client, APISQL.mailboxOwners(addressHash: addressHash), logger: logger).decode(UUID.self).map { $0 }
+    }
+
     static func preferences(from rows: [PostgresRow]) throws -> UserPreferences {
         guard let (minutes, brief, start, end, highRisk, zone) = try rows.decode((Int32, String, String?, String?, Bool, String).self).first
         else { return .defaults }

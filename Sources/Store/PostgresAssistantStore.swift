@@ -18,14 +18,24 @@ public struct PostgresAssistantStore: AssistantStore {
 
     public func profile(_ userID: UUID) async throws -> UserProfile? {
         let rows = try await Pooled.rows(client, AssistantSQL.profile(userID: userID), logger: logger)
-        for (zone, minutes, brief, quietStart, quietEnd, urgency, connector) in try rows.decode(
-            (String, Int32, String, String?, String?, ByteBuffer?, UUID?).self)
+        for (zone, minutes, brief, quietStart, quietEnd, urgency, connector, watchUntil) in try rows.decode(
+            (String, Int32, String, String?, String?, ByteBuffer?, UUID?, Date?).self)
         {
             return UserProfile(userID: userID, timeZone: zone, meetingReminderMinutes: Int(minutes),
                                morningBriefLocalTime: brief, quietHoursStart: quietStart, quietHoursEnd: quietEnd,
-                               urgencySealed: urgency.map { Array(buffer: $0) }, googleConnector: connector)
+                               urgencySealed: urgency.map { Array(buffer: $0) }, googleConnector: connector,
+                               gmailWatchUntil: watchUntil)
         }
         return nil
+    }
+
+    public func saveGmailWatch(connectorID: UUID, userID: UUID, addressHash: String, expiresAt: Date) async throws {
+        _ = try await Pooled.rows(client, AssistantSQL.saveGmailWatch(connectorID: connectorID, userID: userID,
+                                                                     addressHash: addressHash, expiresAt: expiresAt), logger: logger)
+    }
+
+    public func gmailWatchFailed(connectorID: UUID) async throws {
+        _ = try await Pooled.rows(client, AssistantSQL.gmailWatchFailed(connectorID: connectorID), logger: logger)
     }
 
     public func recurringJobGaps(kinds: [String], after: UUID?, limit: Int) async throws -> [(user: UUID, missing: [String])] {

@@ -40,6 +40,13 @@ struct APICommand: AsyncParsableCommand {
     @Option(help: "The iOS OAuth client's id (env: GOOGLE_IOS_CLIENT_ID).") var googleIOSClientID: String?
     @Option(help: "The iOS client's custom-scheme redirect URI (repeat; env: GOOGLE_IOS_REDIRECT_URI, comma-separated).")
     var googleIOSRedirectURI: [String] = []
+    @Option(help: "Gmail push: the Pub/Sub push subscription's token audience (env: GOOGLE_PUBSUB_AUDIENCE); enables /v1/google/pubsub/push.")
+    var pubsubAudience: String?
+    @Option(help: "Gmail push: the push subscription's service account, the token's email (env: GOOGLE_PUBSUB_SERVICE_ACCOUNT).")
+    var pubsubServiceAccount: String?
+    @Option(name: .customLong("google-jwks-url"),
+            help: "Google's signing keys for push tokens (env: GOOGLE_JWKS_URL; default https://www.googleapis.com/oauth2/v3/certs).")
+    var googleJWKSURL: String?
     @OptionGroup var metrics: MetricsOption
 
     func run() async throws {
@@ -65,6 +72,11 @@ struct APICommand: AsyncParsableCommand {
         configuration.userLimit = .init(burst: userRate * 6, perSecond: userRate)
         configuration.addressLimit = .init(burst: addressRate * 6, perSecond: addressRate)
         configuration.google = try googleConnect(env)
+        if let audience = pubsubAudience ?? env["GOOGLE_PUBSUB_AUDIENCE"], !audience.isEmpty {
+            var push = APIServer.GmailPush(audience: audience, serviceAccount: try setting(pubsubServiceAccount, "GOOGLE_PUBSUB_SERVICE_ACCOUNT"))
+            if let url = googleJWKSURL ?? env["GOOGLE_JWKS_URL"] { push.keysURL = url }
+            configuration.gmailPush = push
+        }
         let socketPath = brokerSocket ?? env["ALFRED_BROKER_SOCKET"]
         if configuration.google != nil, socketPath == nil {
             throw ValidationError("Google connect needs the token broker: pass --broker-socket or set ALFRED_BROKER_SOCKET")

@@ -86,6 +86,9 @@ struct DevDemo: Sendable {
     /// The app's own client: an iOS OAuth client has no secret and redirects into the app's scheme.
     static let iosClientID = "alfred-dev-ios.apps.googleusercontent.com"
     static let iosRedirectURI = "com.googleusercontent.apps.alfred-dev-ios:/oauth2redirect"
+    /// Gmail push: the topic watches publish to, and the push subscription's service account.
+    static let gmailTopic = "projects/alfred-local/topics/gmail-events"
+    static let pushAccount = "gmail-push@alfred-local.iam.gserviceaccount.com"
     static let email = "ada@example.com"
     static let subject = "100000000000000000001"
     static let teamID = "ALFREDTEAM"
@@ -215,6 +218,9 @@ struct DevConductor: Service {
                               to: demo.path("session.key"))
         var apiURL = demo.database
         apiURL.username = "alfred_api"
+        // Gmail's Pub/Sub pushes go to the API, as a push subscription would send them.
+        let pushURL = "http://127.0.0.1:\(demo.apiPort)/v1/google/pubsub/push"
+        google.pushGmailChanges(to: .init(endpoint: pushURL, serviceAccount: DevDemo.pushAccount))
         let apiProcess = try start("api", [
             "api", "--port", "\(demo.apiPort)", "--metrics-port", "\(demo.metricsPort + 1)",
             "--bundle-id", DevDemo.topic, "--apple-keys-url", try await apple.keysURL(),
@@ -222,6 +228,7 @@ struct DevConductor: Service {
             "--broker-socket", brokerSocket, "--google-auth-url", endpoints.authorizationURL,
             "--google-client-id", DevDemo.clientID, "--google-redirect-uri", DevDemo.redirectURI,
             "--google-ios-client-id", DevDemo.iosClientID, "--google-ios-redirect-uri", DevDemo.iosRedirectURI,
+            "--pubsub-audience", pushURL, "--pubsub-service-account", DevDemo.pushAccount, "--google-jwks-url", try await google.certsURL(),
         ], ["ALFRED_DATABASE_URL": apiURL.secretString.unsafeValue])
         let api = DevAPIClient(base: "http://127.0.0.1:\(demo.apiPort)", http: HTTPClient.shared)
         try await api.waitUntilUp { apiProcess.poll() == nil }
@@ -266,7 +273,7 @@ struct DevConductor: Service {
             "worker", "--queue", "default", "--queue", "delivery", "--metrics-port", "\(demo.metricsPort)",
             "--broker-socket", brokerSocket, "--data-key-file", demo.path("host.key"),
             "--google-base-url", try await google.baseURL(), "--apns-topic", DevDemo.topic, "--apns-url", try await apns.baseURL(),
-            "--apns-ca-file", demo.path("apns-ca.pem"),
+            "--apns-ca-file", demo.path("apns-ca.pem"), "--gmail-topic", DevDemo.gmailTopic,
         ], ["ALFRED_DATABASE_URL": workerURL.secretString.unsafeValue])
 
         let deletion = demo.deleteAllAfter > 0 ? "; it asks to delete everything at +\(Self.minutes(Double(demo.deleteAllAfter) / 60)) min" : ""
@@ -311,7 +318,7 @@ struct DevConductor: Service {
                              refresh: String) async throws {
         let started = ContinuousClock.now
         try await withPostgres(demo.database, logger: logger) { owner in
-            var seen = 0, hinted = false, deleted = false
+            var seen = 0, pushed = 0, deleted = false
             while !Task.isShuttingDownGracefully && !Task.isCancelled {
                 if !deleted, demo.deleteAllAfter > 0, started.duration(to: .now) > .seconds(demo.deleteAllAfter) {
                     deleted = true
@@ -334,14 +341,13 @@ struct DevConductor: Service {
                           + "\"\(alert?["title"] ?? "(silent)")\" — \(alert?["body"] ?? "")   \(lateness)")
                 }
                 seen = pushes.count
-                if !hinted, started.duration(to: .now) > .seconds(62) {
-                    // What Gmail's Pub/Sub push does when the urgent mail lands: a content-free hint
-                    // that brings the user's mail check forward (otherwise it runs every 5 minutes).
-                    hinted = true
-                    _ = try await PostgresJobStore(client: owner, logger: TestDatabase.quietLogger)
-                        .enqueue([AssistantEnvironment.mailHintJob(userID: userID)], onConflict: .replaceSchedule)
-                    print("\(Date().formatted(.iso8601.time(includingFractionalSeconds: false)))  gmail push hint: mail check brought forward")
+                // Gmail's Pub/Sub pushes (the stand-in sends them when mail lands in a watched inbox):
+                // the API verifies each and brings the mail check forward.
+                let gmailPushes = google.sentPushes()
+                for push in gmailPushes.dropFirst(pushed) {
+                    print("\(Date().formatted(.iso8601.time(includingFractionalSeconds: false)))  gmail push  Pub/Sub -> API answered \(push.status): mail check brought forward")
                 }
+                pushed = gmailPushes.count
                 if let dead = children.first(where: { $0.process.poll() != nil }) {
                     print("\(dead.name) exited unexpectedly; its log:\n\(dead.process.output.suffix(3000))")
                     throw ValidationError("\(dead.name) exited")

@@ -41,6 +41,8 @@ struct WorkerOptions: ParsableArguments {
     @Option(help: "Serve Calendar and Gmail from this root (the stand-in: http://127.0.0.1:8085); default: Google, or GOOGLE_CALENDAR_BASE_URL and GMAIL_BASE_URL.")
     var googleBaseURL: String?
     @Option(help: "Urgency rule set JSON (default: the built-in versioned set).") var urgencyRules: String?
+    @Option(help: "Pub/Sub topic Gmail watches publish to, projects/P/topics/T (env: GMAIL_PUBSUB_TOPIC): mailboxes are watched and polled only hourly while their watch lives.")
+    var gmailTopic: String?
     @Option(help: "The app's bundle id, APNs topic (env: APNS_TOPIC). With --broker-socket and --data-key-file it enables delivery (push.deliver, queue 'delivery').")
     var apnsTopic: String?
     @Option(help: "Send every push to this APNs base URL, both environments (the stand-in: https://127.0.0.1:2197).") var apnsURL: String?
@@ -124,6 +126,7 @@ struct AssistantSetup: Sendable {
     let sealer: HostSealer
     let google: GoogleAPIConfiguration
     let ruleSet: RuleSet
+    let gmailTopic: String?
     let http: HTTPClient
     let tokens: any TokenSource
     let logger: Logger
@@ -140,6 +143,7 @@ struct AssistantSetup: Sendable {
         }
         do { sealer = try HostSealer(keyFile: keyFile) } catch { throw ValidationError("\(error)") }
         google = options.googleBaseURL.map(GoogleAPIConfiguration.init(root:)) ?? GoogleAPIConfiguration(environment: environment)
+        gmailTopic = (options.gmailTopic ?? environment["GMAIL_PUBSUB_TOPIC"]).flatMap { $0.isEmpty ? nil : $0 }
         do { ruleSet = try options.urgencyRules.map(RuleSet.init(contentsOfFile:)) ?? .standard } catch {
             throw ValidationError("\(error)")
         }
@@ -172,7 +176,9 @@ struct AssistantSetup: Sendable {
         let environment = AssistantEnvironment(
             store: PostgresAssistantStore(client: client, jobs: jobs, logger: logger), jobs: jobs,
             readers: GoogleAPIReaders(configuration: google, http: http, tokens: tokens, logger: logger),
-            sealer: sealer, ruleSet: ruleSet, audit: audit, logger: logger)
+            sealer: sealer, ruleSet: ruleSet,
+            gmailTopic: gmailTopic,
+            audit: audit, logger: logger)
         environment.register(in: &registry)
         if let delivery {
             // Delivery's audit appends share delivery's pool: a burst must not queue on the claims' pool.

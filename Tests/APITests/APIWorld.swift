@@ -120,6 +120,7 @@ struct APIWorld {
             configuration.userLimit = userLimit
             configuration.addressLimit = addressLimit
             configuration.google = googleSide?.connect
+            configuration.gmailPush = googleSide?.push
             let port = PortOnce()
             let server = try APIServer(
                 configuration: configuration,

@@ -55,7 +55,7 @@ import Testing
             let user = w.userID(s).uuidString.lowercased()
             let queued = try await w.owner.query("SELECT unique_key FROM jobs WHERE user_id = \(w.userID(s)) AND state = 'queued' ORDER BY 1",
                                                  logger: TestDatabase.quietLogger).collect().map { try $0.decode(String.self) }
-            #expect(queued == ["calendar.sync:\(user)", "mail.check:\(user)"], "the assistant starts at once")
+            #expect(queued == ["calendar.sync:\(user)", "gmail.watch:\(user)", "mail.check:\(user)"], "the assistant starts at once")
 
             // An hour on, the connector refreshes as the client that obtained it: again no secret.
             w.google.brokerClock.advance(by: .seconds(3600))

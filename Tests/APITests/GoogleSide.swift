@@ -22,6 +22,9 @@ struct GoogleSide: Sendable {
     static let iosRedirect = "com.googleusercontent.apps.alfred-api-test-ios:/oauth2redirect"
     static let subject = "100000000000000000077"
     static let email = "ada@example.com"
+    /// Gmail push: the push subscription's token audience and service account.
+    static let pushAudience = "https://alfred.example.com/v1/google/pubsub/push"
+    static let pushAccount = "gmail-push@alfred-test.iam.gserviceaccount.com"
 
     /// The Google account that signs in; `grantedScopes` nil consents to everything asked.
     var grantedScopes: [String]?
@@ -35,6 +38,8 @@ struct GoogleSide: Sendable {
         let logs: LogCapture
         /// The broker's wall time (access-token expiry), moved only by the test.
         let brokerClock: ManualClock
+        /// Gmail push as the API verifies it: the stand-in's JWKS.
+        let push: APIServer.GmailPush
 
         func tokenRequests(grantType: String) -> [RecordedRequest] {
             google.recordedRequests().filter { request in
@@ -102,8 +107,10 @@ struct GoogleSide: Sendable {
                     .init(kind: .ios, id: Self.iosClientID, redirectURIs: [Self.iosRedirect]),
                 ])
                 connect.authorizationURL = endpoints.authorizationURL
+                var push = APIServer.GmailPush(audience: Self.pushAudience, serviceAccount: Self.pushAccount)
+                push.keysURL = try await google.certsURL()
                 do {
-                    let value = try await body(Running(google: google, broker: broker, connect: connect, logs: logs, brokerClock: brokerClock))
+                    let value = try await body(Running(google: google, broker: broker, connect: connect, logs: logs, brokerClock: brokerClock, push: push))
                     await broker.close()
                     return value
                 } catch {

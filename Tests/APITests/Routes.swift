@@ -21,6 +21,9 @@ enum Routes {
         Route(operationID: "createSession", method: .POST, template: "/v1/auth/ios/session", body: nil, takesID: false),
         Route(operationID: "refreshSession", method: .POST, template: "/v1/auth/refresh", body: nil, takesID: false),
         Route(operationID: "health", method: .GET, template: "/healthz", body: nil, takesID: false),
+        // Called by Google's Pub/Sub with its own OIDC token, not a session (PushTests).
+        Route(operationID: "receiveGmailPush", method: .POST, template: "/v1/google/pubsub/push",
+              body: #"{"message": {"data": "e30="}, "subscription": "projects/p/subscriptions/s"}"#, takesID: false),
     ] + authenticated
 
     static let authenticated: [Route] = [

@@ -13,7 +13,7 @@ import Glibc
         let port = try EmbeddedPostgres.freePort()
         let dev = try ChildProcess(AlfredBinary.path, [
             "dev", "--first-meeting-in", "75", "--metrics-port", "\(port)", "--api-port", "\(try EmbeddedPostgres.freePort())",
-            "--apple-port", "\(try EmbeddedPostgres.freePort())", "--delete-all-after", "45",
+            "--apple-port", "\(try EmbeddedPostgres.freePort())", "--delete-all-after", "75",
         ])
         do {
             try await Self.checkTheReminder(dev, metricsPort: port)
@@ -53,6 +53,11 @@ import Glibc
         #expect(dev.output.contains("signed in through the API"), "\(dev.output)")
         // The reminder above came from a connector the API created (start, consent, callback).
         #expect(dev.output.contains("connected Google through the API"), "\(dev.output)")
+        // The urgent mail came by Gmail push: the stand-in's Pub/Sub push, verified by the API,
+        // brought the mail check forward (the worker watches the mailbox on the dev topic).
+        #expect(try await eventually(timeout: .seconds(180)) {
+            dev.output.contains("gmail push  Pub/Sub -> API answered 202") && dev.output.contains("push  mail.urgent")
+        }, "\(dev.output)")
         #expect(try await eventually(timeout: .seconds(180)) { dev.output.contains("delete-all completed") }, "\(dev.output.suffix(2000))")
     }
 }

@@ -41,6 +41,8 @@ struct AssistantWorld {
     var urgency: UrgencyPreferencesSeed?
     /// The world's wall clock: the assistant's `now` and the Google stand-in's (tests may pin it).
     var now: @Sendable () -> Date = { Date() }
+    /// The Pub/Sub topic mailboxes are watched on (nil: no watches, polling only).
+    var gmailTopic: String?
     /// Runs on the fresh database before any of the world's clients connects (e.g. to pin its clock).
     var prepareDatabase: (@Sendable (DatabaseURL) async throws -> Void)?
 
@@ -109,7 +111,7 @@ struct AssistantWorld {
         let sealer = try HostSealer(keyBytes: HostSealer.generateKeyBytes())
         let userID = UUID(), connectorID = UUID()
         let metrics = CountingMetrics()
-        let preferences = self.preferences, urgency = self.urgency, intervals = self.intervals
+        let preferences = self.preferences, urgency = self.urgency, intervals = self.intervals, gmailTopic = self.gmailTopic
 
         do {
             let result = try await withThrowingTaskGroup(of: Void.self) { tasks in
@@ -123,7 +125,8 @@ struct AssistantWorld {
                                                tokens: MintingTokenSource(google: google, user: Self.email), logger: logger)
                 let environment = AssistantEnvironment(
                     store: PostgresAssistantStore(client: client, jobs: jobs, logger: logger), jobs: jobs, readers: readers,
-                    sealer: sealer, intervals: intervals, audit: PostgresAuditStore(client: client, logger: logger), logger: logger,
+                    sealer: sealer, intervals: intervals, gmailTopic: gmailTopic,
+                    audit: PostgresAuditStore(client: client, logger: logger), logger: logger,
                     now: now, metrics: metrics)
                 try await Self.seedUser(owner, userID: userID, connectorID: connectorID, preferences: preferences,
                                         urgency: urgency, sealer: sealer)

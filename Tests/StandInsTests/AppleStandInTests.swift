@@ -10,7 +10,7 @@ import StandIns
 import Testing
 
 /// The Apple stand-in over real sockets, checked by the API's own verifier (`AppleIdentityVerifier`,
-/// `AppleKeySet`, `AppleKeyCache`): the key set it serves, the tokens it mints, key rotation, each
+/// `JWKSet`, `JWKSCache`): the key set it serves, the tokens it mints, key rotation, each
 /// negative case, and its control plane.
 @Suite(.timeLimit(.minutes(5))) struct AppleStandInTests {
     typealias Reason = AppleIdentityVerifier.Rejection.Reason
@@ -35,7 +35,7 @@ import Testing
             #expect(kids == apple.standIn.publishedKeyIDs && Set(kids).count == 2)
             #expect(kids.first == apple.standIn.signingKeyID)
             // The API's parser takes every key.
-            #expect(Set(try AppleKeySet(jwks: Array(reply.body.utf8)).keys.keys) == Set(kids))
+            #expect(Set(try JWKSet(jwks: Array(reply.body.utf8)).keys.keys) == Set(kids))
             #expect(apple.standIn.keySetFetches == 1)
             let status = try await apple.send(.GET, "/_fake/keys")
             #expect(status.json["keySetFetches"] as? Int == 1)
@@ -202,7 +202,7 @@ import Testing
     @Test func keySetFetchesCountEveryFetchAnUnknownKeyIDCauses() async throws {
         try await AppleHarness.with { apple in
             let clock = ManualClock()
-            let cache = AppleKeyCache(source: JWKSDownload(url: try await apple.standIn.keysURL(), http: apple.client),
+            let cache = JWKSCache(source: JWKSDownload(url: try await apple.standIn.keysURL(), http: apple.client),
                                       clock: clock, refetchInterval: .seconds(60))
             let token = try apple.standIn.identityToken(.init(overrides: [.unknownKeyID]))
             let kid = try #require(AppleIdentityVerifier.keyID(of: token))
@@ -283,19 +283,19 @@ struct AppleHarness {
     func postJSON(_ path: String, _ json: String) async throws -> Reply { try await send(.POST, path, body: json) }
 
     /// `GET /auth/keys`, parsed by the API's own parser.
-    func fetchKeys() async throws -> AppleKeySet {
+    func fetchKeys() async throws -> JWKSet {
         let reply = try await send(.GET, "/auth/keys")
         guard reply.status == 200 else { throw AppleHarnessError("GET /auth/keys answered \(reply.status): \(reply.body)") }
-        return try AppleKeySet(jwks: Array(reply.body.utf8))
+        return try JWKSet(jwks: Array(reply.body.utf8))
     }
 
     /// The API's verification at the stand-in's (pinned) now: the subject, or the rejection.
-    func verify(_ token: String, with keys: AppleKeySet, rawNonce: String? = nil) throws(AppleIdentityVerifier.Rejection) -> String {
+    func verify(_ token: String, with keys: JWKSet, rawNonce: String? = nil) throws(AppleIdentityVerifier.Rejection) -> String {
         let key = AppleIdentityVerifier.keyID(of: token).flatMap { keys.keys[$0] }
         return try verifier.verify(token, key: key, rawNonce: rawNonce, now: standIn.clock.now())
     }
 
-    func rejection(of token: String, with keys: AppleKeySet, rawNonce: String? = nil) -> AppleIdentityVerifier.Rejection.Reason? {
+    func rejection(of token: String, with keys: JWKSet, rawNonce: String? = nil) -> AppleIdentityVerifier.Rejection.Reason? {
         do {
             _ = try verify(token, with: keys, rawNonce: rawNonce)
             return nil

@@ -24,7 +24,7 @@ public final class AppleStandIn: Service, Sendable {
 
     let configuration: Configuration
     /// Published keys, newest (the signing key) first.
-    let keys: Mutex<[AppleSigningKey]>
+    let keys: Mutex<[RSASigningKey]>
     let fetches = KeySetFetches()
     let faults = FaultPlan()
     let recorder = RequestRecorder()
@@ -43,7 +43,7 @@ public final class AppleStandIn: Service, Sendable {
         self.clock = clock
         self.latencyClock = latencyClock
         self.logger = logger
-        keys = Mutex((0..<Self.publishedKeyCount).map { _ in AppleSigningKey.generate() })
+        keys = Mutex((0..<Self.publishedKeyCount).map { _ in RSASigningKey.generate() })
     }
 
     // MARK: Lifecycle
@@ -92,7 +92,7 @@ public final class AppleStandIn: Service, Sendable {
     /// Generates an RSA-2048 key on the calling thread (tens of milliseconds of CPU).
     @discardableResult
     public func rotateKeys() -> String {
-        let key = AppleSigningKey.generate()
+        let key = RSASigningKey.generate()
         keys.withLock { keys in
             keys.insert(key, at: 0)
             keys.removeLast(max(0, keys.count - Self.publishedKeyCount))

@@ -119,6 +119,13 @@ extension GoogleStandIn {
         return try withMailbox(of: owner, now: now) { mailbox throws(StandInError) in try mailbox.deliver(message, now: now) }
     }
 
+    /// The mailbox's watch, if one was set and has not been stopped (it may have expired: compare
+    /// `expiration` with the stand-in's clock).
+    public func gmailWatch(forUser user: String) throws(StandInError) -> (topicName: String, expiration: Date)? {
+        let owner = try self.user(user)
+        return withMailbox(of: owner) { mailbox in mailbox.watch.map { ($0.topicName, $0.expiration) } }
+    }
+
     /// Deletes a message: `messages.get` answers 404 and history gets a `messageDeleted` record.
     public func deleteMessage(id: String, forUser user: String) throws(StandInError) {
         let owner = try self.user(user)

@@ -28,6 +28,8 @@ public final class GoogleStandIn: Service, Sendable {
     let recorder = RequestRecorder()
     let boundPort = BoundPort()
     let idTokens = IDTokenSigner()
+    let pubsub = Mutex(PubSubState())
+    let pubsubKey = Mutex<RSASigningKey?>(nil)
     let logger: Logger
     /// Decides expiry of codes and tokens; advance it instead of waiting.
     public let clock: StandInClock
@@ -62,7 +64,12 @@ public final class GoogleStandIn: Service, Sendable {
         addCalendarRoutes(to: router)
         addGmailRoutes(to: router)
         addControlRoutes(to: router)
-        try await boundPort.serve(router, host: configuration.host, port: configuration.port, name: "Google stand-in", logger: logger)
+        addPubSubRoutes(to: router)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await self.runPushes() }
+            defer { group.cancelAll() }
+            try await boundPort.serve(router, host: configuration.host, port: configuration.port, name: "Google stand-in", logger: logger)
+        }
     }
 
     /// The bound port, once `run()` is listening (waits for it; cancellable). Throws if it failed or stopped.

@@ -2,9 +2,10 @@ import Crypto
 import CryptoExtras
 import Foundation
 
-/// One of the fake Apple's RSA-2048 signing keys, with its public half as a JWK
-/// (`{"kty": "RSA", "kid", "use": "sig", "alg": "RS256", "n", "e"}`, as `/auth/keys` lists it).
-struct AppleSigningKey: Sendable {
+/// An RSA-2048 signing key of a stand-in (the fake Apple's identity tokens, the fake Google's
+/// Pub/Sub push tokens), with its public half as a JWK (`{"kty": "RSA", "kid", "use": "sig",
+/// "alg": "RS256", "n", "e"}`, as Apple's `/auth/keys` and Google's `/oauth2/v3/certs` list them).
+struct RSASigningKey: Sendable {
     struct JWK: Codable, Sendable, Equatable {
         var kty = "RSA"
         var kid: String
@@ -19,19 +20,19 @@ struct AppleSigningKey: Sendable {
     let privateKey: _RSA.Signing.PrivateKey
     let jwk: JWK
 
-    /// A fresh key with a random `kid` shaped like Apple's (short base64url). BoringSSL failing to
+    /// A fresh key with a random `kid` (short base64url). BoringSSL failing to
     /// make an RSA key means the process is out of memory; a stand-in cannot go on without keys.
     /// Costs tens of milliseconds of CPU; the stand-in makes one per rotation.
-    static func generate() -> AppleSigningKey {
+    static func generate() -> RSASigningKey {
         do {
             let privateKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
             let primitives = try privateKey.publicKey.getKeyPrimitives()
             let id = Data((0..<6).map { _ in UInt8.random(in: .min ... .max) }).base64URLEncoded
-            return AppleSigningKey(id: id, privateKey: privateKey,
+            return RSASigningKey(id: id, privateKey: privateKey,
                                    jwk: JWK(kid: id, n: primitives.modulus.base64URLEncoded,
                                             e: primitives.publicExponent.base64URLEncoded))
         } catch {
-            fatalError("Apple stand-in: BoringSSL could not generate an RSA-2048 key: \(error)")
+            fatalError("stand-in: BoringSSL could not generate an RSA-2048 key: \(error)")
         }
     }
 

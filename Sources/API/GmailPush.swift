@@ -1,0 +1,151 @@
+import AlfredCore
+import Assistant
+import Crypto
+import CryptoExtras
+import Foundation
+import HTTPTypes
+import Metrics
+import OpenAPIRuntime
+
+extension APIServer {
+    /// Gmail push through Cloud Pub/Sub: who may push, and where their keys are.
+    public struct GmailPush: Sendable {
+        /// The push subscription's token audience (Pub/Sub defaults it to the endpoint URL).
+        public var audience: String
+        /// The push subscription's service account: the token's `email`.
+        public var serviceAccount: String
+        /// Google's signing keys for those tokens.
+        public var keysURL = "https://www.googleapis.com/oauth2/v3/certs"
+        public init(audience: String, serviceAccount: String) {
+            self.audience = audience
+            self.serviceAccount = serviceAccount
+        }
+    }
+}
+
+/// Verifies the OIDC token a Pub/Sub push subscription attaches (external-apis §3.4): RS256 with a
+/// key Google publishes (`kid`), `iss` Google, `aud` ours, `email` our push service account and
+/// verified, `exp` and `iat` within a small skew.
+struct PushTokenVerifier: Sendable {
+    typealias PublicKey = _RSA.Signing.PublicKey
+
+    struct Rejection: Error, Equatable, CustomStringConvertible {
+        enum Reason: String, Sendable {
+            case malformed, unsupportedAlgorithm = "unsupported_algorithm", unknownKey = "unknown_key",
+                 badSignature = "bad_signature", wrongIssuer = "wrong_issuer", wrongAudience = "wrong_audience",
+                 wrongAccount = "wrong_account", unverifiedAccount = "unverified_account", expired,
+                 issuedInFuture = "issued_in_future"
+        }
+        let reason: Reason
+        var description: String { "the push token was refused (\(reason.rawValue))" }
+    }
+
+    static let issuers: Set<String> = ["https://accounts.google.com", "accounts.google.com"]
+    let audience: String
+    let serviceAccount: String
+    var skew: Duration = .seconds(60)
+
+    func verify(_ token: String, key: PublicKey?, now: Date) throws(Rejection) {
+        guard let jws = CompactJWS(token) else { throw Rejection(reason: .malformed) }
+        guard jws.header["alg"] as? String == "RS256" else { throw Rejection(reason: .unsupportedAlgorithm) }
+        guard let key else { throw Rejection(reason: .unknownKey) }
+        let signature = _RSA.Signing.RSASignature(rawRepresentation: jws.signature)
+        guard key.isValidSignature(signature, for: SHA256.hash(data: jws.signingInput), padding: .insecurePKCS1v1_5) else {
+            throw Rejection(reason: .badSignature)
+        }
+        guard let issuer = jws.string("iss"), Self.issuers.contains(issuer) else { throw Rejection(reason: .wrongIssuer) }
+        let audiences = (jws.claims["aud"] as? String).map { [$0] } ?? (jws.claims["aud"] as? [String]) ?? []
+        guard audiences.contains(audience) else { throw Rejection(reason: .wrongAudience) }
+        guard jws.string("email") == serviceAccount else { throw Rejection(reason: .wrongAccount) }
+        guard jws.bool("email_verified") == true else { throw Rejection(reason: .unverifiedAccount) }
+        let skew = skew.seconds
+        guard let expires = jws.date("exp"), now.timeIntervalSince(expires) < skew else { throw Rejection(reason: .expired) }
+        guard let issued = jws.date("iat"), issued.timeIntervalSince(now) <= skew else { throw Rejection(reason: .issuedInFuture) }
+    }
+
+    static func keyID(of token: String) -> String? { CompactJWS(token)?.header["kid"] as? String }
+}
+
+/// The push route's authentication, in place of a session: the Pub/Sub OIDC token. Every refusal is
+/// counted by reason (`alfred_gmail_pushes_total{result="refused_<reason>"}`).
+struct PushAuthentication: ServerMiddleware {
+    static let operation = "receiveGmailPush"
+
+    let verifier: PushTokenVerifier?
+    let keys: (@Sendable (String) async throws -> PushTokenVerifier.PublicKey?)?
+    let now: @Sendable () -> Date
+    let metrics: any MetricsFactory
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard operationID == Self.operation else { return try await next(request, body, metadata) }
+        guard let verifier, let keys else {
+            throw APIError.unavailable("Gmail push is not configured on this server (alfred api --pubsub-audience …)", retryAfter: 60)
+        }
+        guard let header = request.headerFields[.authorization], header.count > 7, header.prefix(7).lowercased() == "bearer " else {
+            GmailPushMetrics.count("refused_no_token", metrics)
+            throw APIError.unauthorized("a Pub/Sub OIDC token is required")
+        }
+        let token = String(header.dropFirst(7))
+        let key: PushTokenVerifier.PublicKey?
+        do {
+            key = try await PushTokenVerifier.keyID(of: token).asyncMap(keys) ?? nil
+        } catch {
+            throw APIError.unavailable("Google's signing keys cannot be fetched right now", retryAfter: 10)
+        }
+        do {
+            try verifier.verify(token, key: key, now: now())
+        } catch {
+            GmailPushMetrics.count("refused_\(error.reason.rawValue)", metrics)
+            throw APIError.invalidToken(error.description)
+        }
+        return try await next(request, body, metadata)
+    }
+}
+
+enum GmailPushMetrics {
+    static func count(_ result: String, _ factory: any MetricsFactory) {
+        Counter(label: MetricName.gmailPushes, dimensions: [("result", result)], factory: factory).increment()
+    }
+}
+
+extension APIHandler {
+    /// A verified push: finds the watched mailbox by the keyed hash of its address and brings each
+    /// owner's mail check forward (by unique key: duplicates and bursts are one check).
+    func receiveGmailPush(_ input: Operations.ReceiveGmailPush.Input) async throws -> Operations.ReceiveGmailPush.Output {
+        guard case .json(let push) = input.body else { throw APIError.invalidJSON("the body must be JSON") }
+        guard let notification = Self.gmailNotification(push.message.data) else {
+            GmailPushMetrics.count("malformed", deps.metrics)
+            throw APIError.invalidField("message.data", "must be base64 of {\"emailAddress\": ..., \"historyId\": ...}")
+        }
+        let owners = try await deps.store.mailboxOwners(addressHash: GmailWatchHandler.mailboxHash(notification.address, deps.sealer))
+        guard !owners.isEmpty else {
+            GmailPushMetrics.count("unknown_address", deps.metrics)
+            throw APIError.notFound("watched mailbox")
+        }
+        _ = try await deps.jobs.enqueue(owners.map { AssistantEnvironment.mailHintJob(userID: $0) }, onConflict: .replaceSchedule)
+        GmailPushMetrics.count("accepted", deps.metrics)
+        return .accepted(.init(body: .json(.init(ok: true))))
+    }
+
+
+    /// `data`: base64 (standard or URL-safe, padded or not) of `{"emailAddress", "historyId"}`, the
+    /// history id a number (as Gmail sends it) or a string (as its guide shows it).
+    static func gmailNotification(_ data: String) -> (address: String, historyID: String)? {
+        var base64 = data.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let bytes = Data(base64Encoded: base64),
+              let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any],
+              let address = object["emailAddress"] as? String, address.contains("@"), address.count <= 320
+        else { return nil }
+        let history: String? = switch object["historyId"] {
+        case let value as String where !value.isEmpty && value.allSatisfy(\.isNumber): value
+        case let value as NSNumber where value.int64Value > 0: String(value.int64Value)
+        default: nil
+        }
+        guard let history else { return nil }
+        return (address, history)
+    }
+}
