@@ -25,6 +25,7 @@ struct APIHandler: APIProtocol {
         /// Google connect; nil answers its endpoints with 503 (not configured).
         var google: APIServer.GoogleConnect? = nil
         var broker: (any ConnectorAuthority)? = nil
+        var gmailPush: APIServer.GmailPush? = nil
     }
 
     let deps: Dependencies

@@ -70,7 +70,7 @@ public struct APIServer: Service {
             store: stores.api, privacy: stores.privacy, audit: stores.audit, jobs: stores.jobs, sealer: sealer, tokens: tokens,
             apple: AppleIdentityVerifier(configuration: .init(audience: configuration.bundleID, issuer: configuration.appleIssuer)),
             appleKeys: { try await keys.key($0) }, now: now, logger: logger, metrics: metrics,
-            google: configuration.google, broker: broker))
+            google: configuration.google, broker: broker, gmailPush: configuration.gmailPush))
 
         let document = try Self.document(google: configuration.google)
         let router = Router(context: APIRequestContext.self)

@@ -16,6 +16,8 @@ extension APIServer {
         public var serviceAccount: String
         /// Google's signing keys for those tokens.
         public var keysURL = "https://www.googleapis.com/oauth2/v3/certs"
+        /// The topic Gmail watches publish to (`projects/P/topics/T`), told to relay-mode apps.
+        public var topicName: String?
         public init(audience: String, serviceAccount: String) {
             self.audience = audience
             self.serviceAccount = serviceAccount
@@ -120,16 +122,48 @@ extension APIHandler {
             GmailPushMetrics.count("malformed", deps.metrics)
             throw APIError.invalidField("message.data", "must be base64 of {\"emailAddress\": ..., \"historyId\": ...}")
         }
-        let owners = try await deps.store.mailboxOwners(addressHash: GmailWatchHandler.mailboxHash(notification.address, deps.sealer))
-        guard !owners.isEmpty else {
+        let hash = GmailWatchHandler.mailboxHash(notification.address, deps.sealer)
+        let owners = try await deps.store.mailboxOwners(addressHash: hash)
+        let relays = try await deps.store.relayOwners(addressHash: hash)
+        guard !owners.isEmpty || !relays.isEmpty else {
             GmailPushMetrics.count("unknown_address", deps.metrics)
             throw APIError.notFound("watched mailbox")
         }
-        _ = try await deps.jobs.enqueue(owners.map { AssistantEnvironment.mailHintJob(userID: $0) }, onConflict: .replaceSchedule)
-        GmailPushMetrics.count("accepted", deps.metrics)
+        if !owners.isEmpty {
+            _ = try await deps.jobs.enqueue(owners.map { AssistantEnvironment.mailHintJob(userID: $0) }, onConflict: .replaceSchedule)
+        }
+        if !relays.isEmpty {
+            // Relay mode: a wake-up for the user's app, and nothing else (the worker coalesces them).
+            _ = try await deps.jobs.enqueue(relays.map { AssistantEnvironment.relayWakeJob(userID: $0) }, onConflict: .keep)
+        }
+        GmailPushMetrics.count(owners.isEmpty ? "relayed" : "accepted", deps.metrics)
         return .accepted(.init(body: .json(.init(ok: true))))
     }
 
+
+    // MARK: Relay mode
+
+    func registerRelayMailbox(_ input: Operations.RegisterRelayMailbox.Input) async throws -> Operations.RegisterRelayMailbox.Output {
+        let caller = try Caller.required
+        guard case .json(let request) = input.body else { throw APIError.invalidJSON("the body must be JSON") }
+        try Check.length(request.emailAddress, "email_address", 3...320)
+        let parts = request.emailAddress.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !request.emailAddress.contains(where: \.isWhitespace) else {
+            throw APIError.invalidField("email_address", "must be an email address")
+        }
+        guard let topic = deps.gmailPush?.topicName else {
+            throw APIError.unavailable("relay mode is not configured on this server (alfred api --pubsub-topic …)", retryAfter: 60)
+        }
+        try await deps.store.setRelayMailbox(userID: caller.userID, addressHash: GmailWatchHandler.mailboxHash(request.emailAddress, deps.sealer))
+        try? await deps.audit.record(AuditEvent(userID: caller.userID, type: "RELAY_MAILBOX", connector: "google", result: "SUCCESS"))
+        return .ok(.init(body: .json(.init(topicName: topic))))
+    }
+
+    func deleteRelayMailbox(_ input: Operations.DeleteRelayMailbox.Input) async throws -> Operations.DeleteRelayMailbox.Output {
+        let caller = try Caller.required
+        guard try await deps.store.deleteRelayMailbox(userID: caller.userID) else { throw APIError.notFound("relayed mailbox") }
+        return .ok(Self.ok)
+    }
 
     /// `data`: base64 (standard or URL-safe, padded or not) of `{"emailAddress", "historyId"}`, the
     /// history id a number (as Gmail sends it) or a string (as its guide shows it).

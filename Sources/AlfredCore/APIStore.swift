@@ -50,6 +50,12 @@ public protocol APIStore: Sendable {
 
     /// The users whose active connector's mailbox has this address hash and is watched.
     func mailboxOwners(addressHash: String) async throws -> [UUID]
+
+    /// Relay mode: the user's relayed mailbox (replaced), removed (false: there was none), and the
+    /// users relaying a mailbox.
+    func setRelayMailbox(userID: UUID, addressHash: String) async throws
+    func deleteRelayMailbox(userID: UUID) async throws -> Bool
+    func relayOwners(addressHash: String) async throws -> [UUID]
 }
 
 /// A Google connect between `start` and `callback`.

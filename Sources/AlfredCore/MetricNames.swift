@@ -101,7 +101,8 @@ extension MetricName {
     /// Google connect flows through the API. Label `result`: `started`, `connected`, `invalid_state`,
     /// `code_refused`, `missing_scopes`, `denied` (Google's consent page was declined), `failed`, `unavailable`.
     public static let apiConnects = "alfred_api_connects_total"
-    /// Gmail pushes from Pub/Sub. Label `result`: `accepted`, `unknown_address`, `malformed`, or
+    /// Gmail pushes from Pub/Sub. Label `result`: `accepted` (a watched mailbox's check brought
+    /// forward), `relayed` (relay mode only: a wake-up queued), `unknown_address`, `malformed`, or
     /// `refused_<reason>` for a token that failed verification (`refused_bad_signature`, ...).
     public static let gmailPushes = "alfred_gmail_pushes_total"
 }

@@ -12,6 +12,7 @@ extension AssistantEnvironment {
         registry.register(MailCheckHandler(environment: self))
         registry.register(GmailWatchHandler(environment: self))
         registry.register(UrgentFeedbackHandler(store: store, metrics: metrics))
+        registry.register(RelayWakeHandler(environment: self))
     }
 }
 
@@ -36,15 +37,30 @@ extension AssistantEnvironment {
                uniqueKey: AssistantKind.uniqueKey(AssistantKind.mailCheck, user: userID), userID: userID)
     }
 
-    /// Relay mode (seeds/gmail-relay-architecture.md): a Gmail change wakes the user's app with a
+    /// The job a relayed mailbox's Gmail push enqueues (with `.keep`): one wake-up for the user.
+    public static func relayWakeJob(userID: UUID) -> NewJob {
+        NewJob(kind: AssistantKind.relayWake, schedule: .now,
+               uniqueKey: AssistantKind.uniqueKey(AssistantKind.relayWake, user: userID), userID: userID)
+    }
+
+    /// Relay mode (docs/gmail-relay-architecture.md): a Gmail change wakes the user's app with a
     /// silent push and the app fetches the mail itself; nothing about the mail passes through here.
-    /// Apple throttles background pushes (2–3 an hour), so one per user per 20-minute slot.
+    /// Apple budgets background pushes (a few an hour), so at most one per user per 20-minute
+    /// window: the first change in a window wakes the app at once; a change after that wake-up is
+    /// covered by one more at the start of the next window (so no change waits for later mail).
+    /// One collapse id per user's mailbox. Returns when the wake-up is due (nil: one is already queued).
     @discardableResult
-    public func relayHint(userID: UUID) async throws -> Bool {
-        let slot = Int(now().timeIntervalSince1970 / 1200)
-        let key = sealer.keyedHash("relay", userID.uuidString, "\(slot)")
-        let content = PushContent(kind: "mail.relay", title: "", body: "", scheduledAt: now(), collapseID: key)
-        return try await store.notify(try outbox.notification(content, userID: userID, idempotencyKey: key,
-                                                              deadline: now().addingTimeInterval(1200)))
+    public func relayHint(userID: UUID) async throws -> Date? {
+        let window = 1200.0
+        let slot = Int(now().timeIntervalSince1970 / window)
+        let collapse = "relay:" + sealer.keyedHash("relay-collapse", userID.uuidString.lowercased())
+        for (index, due) in [(slot, now()), (slot + 1, Date(timeIntervalSince1970: Double(slot + 1) * window))] {
+            let key = "relay:" + sealer.keyedHash("relay", userID.uuidString.lowercased(), "\(index)")
+            let content = PushContent(kind: DeliveryMetrics.relayKind, title: "", body: "", scheduledAt: due, collapseID: collapse)
+            let notification = try outbox.notification(content, userID: userID, idempotencyKey: key,
+                                                        deadline: due.addingTimeInterval(window), at: due > now() ? due : nil)
+            if try await store.notify(notification) { return due }
+        }
+        return nil
     }
 }

@@ -15,6 +15,8 @@ public enum AssistantKind {
     /// Recurring per user when a Pub/Sub topic is configured: Gmail `watch` on the user's mailbox,
     /// renewed daily (Gmail's watch lasts 7 days), so pushes bring the mail check forward.
     public static let gmailWatch = JobKind("gmail.watch", maxAttempts: 10)
+    /// Relay mode: a Gmail push for a relayed mailbox; wakes the user's app with a silent push.
+    public static let relayWake = JobKind("relay.wake", maxAttempts: 5, priority: 10)
     /// Recurring system job: makes sure every connected user has the three recurring jobs.
     public static let plan = JobKind("assistant.plan", maxAttempts: 5)
     /// Delivery's own queue, so slow APNs calls never starve claiming.
@@ -23,7 +25,7 @@ public enum AssistantKind {
     /// The user's verdict on an urgent-mail alert (false-positive rate).
     public static let urgentFeedback = JobKind("feedback.urgent", maxAttempts: 5)
 
-    public static let all = [calendarSync, meetingReminder, morningBrief, mailCheck, gmailWatch, plan]
+    public static let all = [calendarSync, meetingReminder, morningBrief, mailCheck, gmailWatch, relayWake, plan]
 
     static func uniqueKey(_ kind: JobKind, user: UUID) -> String { "\(kind.name):\(user.uuidString.lowercased())" }
 

@@ -181,7 +181,9 @@ public struct PushDeliveryHandler: JobHandler {
                     await sendOne(device, APNsRequest(
                         deviceToken: "", environment: APNsEnvironment(rawValue: device.environment) ?? .production,
                         pushType: relay ? .background : .alert, priority: relay ? 5 : 10, expiration: plan.deadline,
-                        collapseID: relay ? nil : Self.collapseID(plan.idempotencyKey), apnsID: id, payload: body), userID: plan.userID)
+                        // A relay wake-up carries its mailbox's collapse id (one per mailbox, opaque).
+                        collapseID: Self.collapseID(relay ? content.collapseID : plan.idempotencyKey), apnsID: id, payload: body),
+                        userID: plan.userID)
                 }
             }
             for _ in 0..<parallelism { next(&group) }

@@ -156,6 +156,21 @@ enum APISQL {
         """
     }
 
+    static func setRelayMailbox(userID: UUID, addressHash: String) -> PostgresQuery {
+        """
+        INSERT INTO relay_mailboxes (user_id, address_hash) VALUES (\(userID), \(addressHash))
+        ON CONFLICT (user_id) DO UPDATE SET address_hash = EXCLUDED.address_hash, created_at = now()
+        """
+    }
+
+    static func deleteRelayMailbox(userID: UUID) -> PostgresQuery {
+        "DELETE FROM relay_mailboxes WHERE user_id = \(userID) RETURNING user_id"
+    }
+
+    static func relayOwners(addressHash: String) -> PostgresQuery {
+        "SELECT user_id FROM relay_mailboxes WHERE address_hash = \(addressHash)"
+    }
+
     struct PendingConnectRow {
         var stateHash: String, userID: UUID, sessionID: UUID, client: String, redirectURI: String, verifierSealed: ByteBuffer
         var expiresAt: Date

@@ -134,6 +134,18 @@ public struct PostgresAPIStore: APIStore {
         try await Pooled.rows(client, APISQL.mailboxOwners(addressHash: addressHash), logger: logger).decode(UUID.self).map { $0 }
     }
 
+    public func setRelayMailbox(userID: UUID, addressHash: String) async throws {
+        _ = try await Pooled.rows(client, APISQL.setRelayMailbox(userID: userID, addressHash: addressHash), logger: logger)
+    }
+
+    public func deleteRelayMailbox(userID: UUID) async throws -> Bool {
+        try await !Pooled.rows(client, APISQL.deleteRelayMailbox(userID: userID), logger: logger).isEmpty
+    }
+
+    public func relayOwners(addressHash: String) async throws -> [UUID] {
+        try await Pooled.rows(client, APISQL.relayOwners(addressHash: addressHash), logger: logger).decode(UUID.self).map { $0 }
+    }
+
     static func preferences(from rows: [PostgresRow]) throws -> UserPreferences {
         guard let (minutes, brief, start, end, highRisk, zone) = try rows.decode((Int32, String, String?, String?, Bool, String).self).first
         else { return .defaults }

@@ -44,6 +44,8 @@ struct APICommand: AsyncParsableCommand {
     var pubsubAudience: String?
     @Option(help: "Gmail push: the push subscription's service account, the token's email (env: GOOGLE_PUBSUB_SERVICE_ACCOUNT).")
     var pubsubServiceAccount: String?
+    @Option(help: "The Pub/Sub topic Gmail watches publish to (env: GMAIL_PUBSUB_TOPIC), told to relay-mode apps.")
+    var pubsubTopic: String?
     @Option(name: .customLong("google-jwks-url"),
             help: "Google's signing keys for push tokens (env: GOOGLE_JWKS_URL; default https://www.googleapis.com/oauth2/v3/certs).")
     var googleJWKSURL: String?
@@ -75,6 +77,7 @@ struct APICommand: AsyncParsableCommand {
         if let audience = pubsubAudience ?? env["GOOGLE_PUBSUB_AUDIENCE"], !audience.isEmpty {
             var push = APIServer.GmailPush(audience: audience, serviceAccount: try setting(pubsubServiceAccount, "GOOGLE_PUBSUB_SERVICE_ACCOUNT"))
             if let url = googleJWKSURL ?? env["GOOGLE_JWKS_URL"] { push.keysURL = url }
+            push.topicName = (pubsubTopic ?? env["GMAIL_PUBSUB_TOPIC"]).flatMap { $0.isEmpty ? nil : $0 }
             configuration.gmailPush = push
         }
         let socketPath = brokerSocket ?? env["ALFRED_BROKER_SOCKET"]

@@ -98,6 +98,11 @@ struct DevDemo: Sendable {
     /// The demo user's Apple account (`sub`) and the app's id for the iPhone.
     static let appleSubject = "001842.a1fredde4c0de.0001"
     static let deviceID = "demo-iphone"
+    /// A relay-mode user (the pro tier): their app reads Gmail itself; Alfred only wakes it.
+    static let relayAppleSubject = "001842.a1fredde4c0de.0002"
+    static let relayEmail = "grace@example.com"
+    static let relaySubject = "100000000000000000002"
+    static let relayDeviceToken = (0..<32).map { String(format: "%02x", ($0 * 53 + 7) % 256) }.joined()
 
     let folder: URL
     let database: DatabaseURL
@@ -131,6 +136,11 @@ struct DevDemo: Sendable {
                       snippet: "This week only", arrivedMinutesAgo: 60),
                 .init(id: "m-002", from: "Grace Hopper <grace@navy.example>", subject: "URGENT: production is down",
                       labelIds: ["INBOX", "UNREAD", "IMPORTANT"], snippet: "Can you look now?", arrivesInSeconds: 60),
+            ]),
+            // The relay user's mailbox: mail lands 50 s in; Alfred never reads it, it only wakes the app.
+            .init(subject: Self.relaySubject, email: Self.relayEmail, timeZone: "UTC", messages: [
+                .init(id: "r-001", from: "Ada <ada@example.com>", subject: "Lunch?", labelIds: ["INBOX", "UNREAD"],
+                      snippet: "Are you free at noon?", arrivesInSeconds: 50),
             ])])
     }
 
@@ -229,6 +239,7 @@ struct DevConductor: Service {
             "--google-client-id", DevDemo.clientID, "--google-redirect-uri", DevDemo.redirectURI,
             "--google-ios-client-id", DevDemo.iosClientID, "--google-ios-redirect-uri", DevDemo.iosRedirectURI,
             "--pubsub-audience", pushURL, "--pubsub-service-account", DevDemo.pushAccount, "--google-jwks-url", try await google.certsURL(),
+            "--pubsub-topic", DevDemo.gmailTopic,
         ], ["ALFRED_DATABASE_URL": apiURL.secretString.unsafeValue])
         let api = DevAPIClient(base: "http://127.0.0.1:\(demo.apiPort)", http: HTTPClient.shared)
         try await api.waitUntilUp { apiProcess.poll() == nil }
@@ -265,6 +276,7 @@ struct DevConductor: Service {
         }
         let connected = try await api.expect(200, .POST, "/v1/connectors/google/callback", token: access,
                                              json: ["code": code, "state": state])
+        try await relayUser(api: api, apple: apple)
         print("connected Google through the API (connector \(connected["connector_id"] as? String ?? "?"), scopes granted: \((connected["granted_scopes"] as? [String])?.count ?? 0))")
 
         var workerURL = demo.database
@@ -290,6 +302,32 @@ struct DevConductor: Service {
 
             """)
         try await printPushes(children: group.all, userID: userID, api: api, refresh: refresh)
+    }
+
+    /// Relay mode, as a pro-tier app does it: sign in, register the iPhone, tell the API which mailbox
+    /// the app watches (the API answers the topic), and call Gmail's `watch` with that topic itself
+    /// (with the app's own Google token). Gmail's pushes then wake the app with silent pushes.
+    private func relayUser(api: DevAPIClient, apple: AppleStandIn) async throws {
+        let nonce = UUID().uuidString
+        let identity = try apple.identityToken(.init(subject: DevDemo.relayAppleSubject, audience: DevDemo.topic, nonce: nonce))
+        let session = try await api.expect(200, .POST, "/v1/auth/ios/session",
+                                           json: ["apple_identity_token": identity, "device_id": "relay-iphone", "nonce": nonce])
+        guard let access = session["access_token"] as? String else { throw ValidationError("relay sign-in returned no token") }
+        apns.register(deviceToken: DevDemo.relayDeviceToken)
+        _ = try await api.expect(200, .POST, "/v1/devices/apns", token: access, json: [
+            "device_id": "relay-iphone", "apns_token": DevDemo.relayDeviceToken, "environment": "sandbox",
+        ])
+        let relay = try await api.expect(200, .PUT, "/v1/relay/mailbox", token: access, json: ["email_address": DevDemo.relayEmail])
+        guard let topic = relay["topic_name"] as? String else { throw ValidationError("relay registration returned no topic") }
+        let token = try google.mintAccessToken(forUser: DevDemo.relayEmail, scopes: ["https://www.googleapis.com/auth/gmail.metadata"])
+        var request = HTTPClientRequest(url: try await google.gmailBaseURL() + "/users/me/watch")
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(string: #"{"topicName": "\#(topic)", "labelIds": ["INBOX"]}"#))
+        let watched = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        guard watched.status == .ok else { throw ValidationError("the relay app's Gmail watch answered \(watched.status.code)") }
+        print("relay-mode user \(DevDemo.relayEmail) signed in; their app watches its own mailbox on \(topic) (Alfred keeps only a keyed hash of the address)")
     }
 
     /// The demo's last act, through the API: the user asks for delete-all and watches it finish (the
@@ -326,7 +364,8 @@ struct DevConductor: Service {
                 }
                 let pushes = apns.deliveries()
                 for push in pushes.dropFirst(seen) {
-                    var kind = push.pushType, lateness = ""
+                    // A relay wake-up's collapse id is its mailbox's, not a ledger key.
+                    var kind = push.pushType == "background" ? "mail.relay" : push.pushType, lateness = ""
                     if let key = push.collapseID,
                        let row = try await owner.query("SELECT kind, scheduled_at FROM notifications WHERE idempotency_key = \(key)",
                                                        logger: TestDatabase.quietLogger).collect().first {
@@ -345,7 +384,8 @@ struct DevConductor: Service {
                 // the API verifies each and brings the mail check forward.
                 let gmailPushes = google.sentPushes()
                 for push in gmailPushes.dropFirst(pushed) {
-                    print("\(Date().formatted(.iso8601.time(includingFractionalSeconds: false)))  gmail push  Pub/Sub -> API answered \(push.status): mail check brought forward")
+                    let effect = push.email == DevDemo.relayEmail ? "relay wake-up queued" : "mail check brought forward"
+                    print("\(Date().formatted(.iso8601.time(includingFractionalSeconds: false)))  gmail push  Pub/Sub -> API answered \(push.status): \(effect)")
                 }
                 pushed = gmailPushes.count
                 if let dead = children.first(where: { $0.process.poll() != nil }) {

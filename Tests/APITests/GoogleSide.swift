@@ -25,6 +25,7 @@ struct GoogleSide: Sendable {
     /// Gmail push: the push subscription's token audience and service account.
     static let pushAudience = "https://alfred.example.com/v1/google/pubsub/push"
     static let pushAccount = "gmail-push@alfred-test.iam.gserviceaccount.com"
+    static let topic = "projects/alfred-test/topics/gmail-events"
 
     /// The Google account that signs in; `grantedScopes` nil consents to everything asked.
     var grantedScopes: [String]?
@@ -109,6 +110,7 @@ struct GoogleSide: Sendable {
                 connect.authorizationURL = endpoints.authorizationURL
                 var push = APIServer.GmailPush(audience: Self.pushAudience, serviceAccount: Self.pushAccount)
                 push.keysURL = try await google.certsURL()
+                push.topicName = Self.topic
                 do {
                     let value = try await body(Running(google: google, broker: broker, connect: connect, logs: logs, brokerClock: brokerClock, push: push))
                     await broker.close()

@@ -87,7 +87,7 @@ import Yams
             for (_, operation) in methods { if let id = (operation as? [String: Any])?["operationId"] as? String { operations.insert(id) } }
         }
         #expect(operations == Set(Routes.all.map(\.operationID)))
-        #expect(operations.count == 18)
+        #expect(operations.count == 20)
     }
 
     static let contract = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -38,6 +38,10 @@ enum Routes {
               body: #"{"code": "4/0Aexample", "state": "state-from-start"}"#, takesID: false),
         Route(operationID: "listConnectors", method: .GET, template: "/v1/connectors", body: nil, takesID: false),
         Route(operationID: "deleteConnector", method: .DELETE, template: "/v1/connectors/{id}", body: nil, takesID: true),
+        // Register before delete: the route tables run in order, and delete needs something to delete.
+        Route(operationID: "registerRelayMailbox", method: .PUT, template: "/v1/relay/mailbox",
+              body: #"{"email_address": "relay.user@example.com"}"#, takesID: false),
+        Route(operationID: "deleteRelayMailbox", method: .DELETE, template: "/v1/relay/mailbox", body: nil, takesID: false),
         Route(operationID: "getPreferences", method: .GET, template: "/v1/preferences", body: nil, takesID: false),
         Route(operationID: "putPreferences", method: .PUT, template: "/v1/preferences",
               body: #"{"meeting_reminder_minutes": 10, "morning_brief_local_time": "07:30", "quiet_hours_start": "23:00", "quiet_hours_end": "06:30", "high_risk_requires_confirm": true}"#,

@@ -58,6 +58,10 @@ import Glibc
         #expect(try await eventually(timeout: .seconds(180)) {
             dev.output.contains("gmail push  Pub/Sub -> API answered 202") && dev.output.contains("push  mail.urgent")
         }, "\(dev.output)")
+        // Relay mode: the relay user's own mailbox got mail; Gmail's push became one silent wake-up.
+        #expect(try await eventually(timeout: .seconds(120)) { dev.output.contains("push  mail.relay") }, "\(dev.output)")
+        let relay = try #require(dev.output.split(separator: "\n").first { $0.contains("push  mail.relay") })
+        #expect(relay.contains("(silent)") && !relay.contains("Lunch") && !relay.contains("noon"), "\(relay)")
         #expect(try await eventually(timeout: .seconds(180)) { dev.output.contains("delete-all completed") }, "\(dev.output.suffix(2000))")
     }
 }

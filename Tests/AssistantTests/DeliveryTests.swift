@@ -1,6 +1,8 @@
 import AlfredCore
 import AlfredTesting
 import APNs
+import AsyncHTTPClient
+import GoogleAPI
 import Foundation
 import NIOCore
 import PostgresNIO
@@ -238,9 +240,39 @@ import Testing
             let key = try await w.notify(kind: "mail.relay", title: "", body: "")
             #expect(try await w.waitForState(key) == "delivered")
             let push = try #require(w.deliveries(to: phone.token).first)
-            #expect(push.pushType == "background" && push.priority == 5 && push.collapseID == nil)
+            #expect(push.pushType == "background" && push.priority == 5)
             let json = try #require(try JSONSerialization.jsonObject(with: push.payload) as? [String: Any])
             #expect((json["aps"] as? [String: Int]) == ["content-available": 1])
+        }
+    }
+
+    /// Relay mode's wake-ups: the first Gmail change in a 20-minute window wakes the app at once;
+    /// more in that window are one more wake-up at the next window's start; all carry the mailbox's
+    /// collapse id, and nothing of any message.
+    @Test func relayWakeUpsAreCoalescedPerWindowUnderOneCollapseID() async throws {
+        try await DeliveryWorld().run { w in
+            let phone = try await w.device()
+            let environment = AssistantEnvironment(
+                store: w.assistant, jobs: w.jobs, readers: GoogleAPIReaders(configuration: GoogleAPIConfiguration(root: "http://127.0.0.1:9"),
+                                                                                http: HTTPClient.shared, tokens: NoGoogleHere(), logger: w.logger),
+                sealer: w.sealer)
+            let first = try #require(try await environment.relayHint(userID: w.userID))
+            #expect(abs(first.timeIntervalSinceNow) < 5, "the first change wakes the app at once")
+            let trailing = try #require(try await environment.relayHint(userID: w.userID))
+            #expect(trailing > Date() && trailing.timeIntervalSince1970.truncatingRemainder(dividingBy: 1200) == 0,
+                    "a second change in the window: one more wake-up at the next window's start")
+            #expect(try await environment.relayHint(userID: w.userID) == nil, "a third is already covered")
+            #expect(try await eventually { w.deliveries(to: phone.token).count == 1 })
+            let push = try #require(w.deliveries(to: phone.token).first)
+            #expect(push.pushType == "background" && push.priority == 5)
+            let collapse = try #require(push.collapseID)
+            #expect(collapse.hasPrefix("relay:") && !collapse.contains(w.userID.uuidString.lowercased()))
+            #expect(try JSONSerialization.jsonObject(with: push.payload) as? [String: [String: Int]] == ["aps": ["content-available": 1]]
+                    || String(decoding: push.payload, as: UTF8.self).contains("\"sync\""))
+            let queued = try await w.owner.query("""
+                SELECT count(*)::int8 FROM jobs WHERE kind = 'push.deliver' AND state = 'queued' AND due_at > now()
+                """, logger: TestDatabase.quietLogger).collect().first?.decode(Int.self)
+            #expect(queued == 1)
         }
     }
 
@@ -326,4 +358,10 @@ extension DeliveryWorld.Running {
         try await owner.query("SELECT state FROM jobs WHERE kind = 'push.deliver' AND unique_key = \(key)",
                               logger: TestDatabase.quietLogger).collect().map { try $0.decode(String.self) }
     }
+}
+
+/// Relay wake-ups read nothing from Google: the environment's readers are never asked for a token.
+struct NoGoogleHere: TokenSource {
+    struct Unused: Error {}
+    func accessToken(for connector: UUID, forceRefresh: Bool) async throws -> AccessToken { throw Unused() }
 }

@@ -34,6 +34,8 @@ struct DeliveryWorld {
         let owner: PostgresClient
         let store: PostgresDeliveryStore
         let assistant: PostgresAssistantStore
+        let jobs: PostgresJobStore
+        let logger: Logger
         let sealer: HostSealer
         let userID: UUID
         let logs: LogCapture
@@ -150,6 +152,7 @@ struct DeliveryWorld {
                 do {
                     outcome = .success(try await body(Running(
                         apns: apns, owner: owner, store: store, assistant: PostgresAssistantStore(client: client, jobs: jobs, logger: logger),
+                        jobs: jobs, logger: logger,
                         sealer: sealer, userID: userID, logs: logs, mints: { mints.all }, workerURL: workerURL, sealerKey: sealerKey,
                         apnsURL: root, caPEM: configuration.tls.caCertificatePEM, minter: minter)))
                 } catch {
