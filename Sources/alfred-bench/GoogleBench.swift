@@ -86,7 +86,7 @@ struct GoogleBench: AsyncParsableCommand {
                 store: PostgresAssistantStore(client: client, jobs: jobs, logger: logger), jobs: jobs,
                 readers: GoogleAPIReaders(configuration: GoogleAPIConfiguration(root: root), http: http,
                                           tokens: CachedTokens(tokens: tokens), logger: logger),
-                sealer: try HostSealer(keyBytes: HostSealer.generateKeyBytes()))
+                sealer: try HostSealer(keyBytes: HostSealer.generateKeyBytes()), gmailTopic: Self.topic)
             var registry = JobRegistry()
             environment.register(in: &registry)
             var configuration = Worker<ContinuousClock>.Configuration()
@@ -109,7 +109,7 @@ struct GoogleBench: AsyncParsableCommand {
                         logger: logger).collect()
                     _ = try await client.query("SELECT pg_notify('alfred_jobs', 'default 0')", logger: logger).collect()
                 }
-                while try await Self.done(since: start, client: client, logger: logger) < 2 * users {
+                while try await Self.done(since: start, kinds: ["calendar.sync", "mail.check"], client: client, logger: logger) < 2 * users {
                     try await Task.sleep(for: .milliseconds(100))
                 }
                 let seconds = Date().timeIntervalSince(start)
@@ -123,6 +123,10 @@ struct GoogleBench: AsyncParsableCommand {
                              Double(counts.total) / Double(users), Double(counts.calendar) / Double(users),
                              Double(counts.gmail) / Double(users)))
             }
+            // Gmail push: every mailbox's watch renewed (pass 3), then one new message in every mailbox and
+            // the check a push brings forward (pass 4; all at once: the worst case for latency).
+            let push = try await measurePush(users: users, root: root, http: http, client: client, environment: environment,
+                                             prometheus: prometheus, logger: logger)
             await services.triggerGracefulShutdown()
             try await running.value
 
@@ -134,7 +138,7 @@ struct GoogleBench: AsyncParsableCommand {
                          + "per user per hour when nothing changes (calendar %.1f, gmail %.1f)",
                          defaults.calendarSync.seconds, defaults.mailCheck.seconds, calendarPerHour + gmailPerHour,
                          calendarPerHour, gmailPerHour))
-            let summary: [String: Any] = [
+            var summary: [String: Any] = [
                 "users": users,
                 "first_pass_user_syncs_per_s": Int(Double(users) / passes[0].seconds),
                 "steady_user_syncs_per_s": Int(Double(users) / steady.seconds),
@@ -143,6 +147,8 @@ struct GoogleBench: AsyncParsableCommand {
                 "steady_requests_per_user": (Double(steady.requests) / Double(users) * 100).rounded() / 100,
                 "requests_per_user_per_hour_idle": ((calendarPerHour + gmailPerHour) * 10).rounded() / 10,
             ]
+            let pushed = Self.pushSummary(idleCheck: Double(steady.gmailRequests) / Double(users), push: push)
+            summary.merge(pushed) { _, new in new }
             print(String(decoding: try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys]), as: UTF8.self))
         }
     }
@@ -220,9 +226,9 @@ struct GoogleBench: AsyncParsableCommand {
     }
 
     /// Recurring calendar and mail jobs that completed a run since `start`.
-    static func done(since start: Date, client: PostgresClient, logger: Logger) async throws -> Int {
+    static func done(since start: Date, kinds: [String], client: PostgresClient, logger: Logger) async throws -> Int {
         let rows = try await client.query("""
-            SELECT count(*) FROM jobs WHERE kind IN ('calendar.sync', 'mail.check') AND state = 'queued'
+            SELECT count(*) FROM jobs WHERE kind = ANY(\(kinds)) AND state = 'queued'
                AND next_run_at IS NOT NULL AND updated_at >= \(start)
             """, logger: logger).collect()
         return try rows.first?.decode(Int.self) ?? 0
@@ -256,5 +262,108 @@ extension HTTPClientRequest {
         var request = HTTPClientRequest(url: url)
         request.method = .DELETE
         return request
+    }
+}
+
+extension GoogleBench {
+    static let topic = "projects/alfred-bench/topics/gmail-events"
+
+    struct PushNumbers {
+        var watchRequests: Double
+        var pushedCheckRequests: Double
+        var latencyP50: Double
+        var latencyP99: Double
+        var seconds: Double
+    }
+
+    /// Pass 3: every user's `gmail.watch` renewed (the first ran in pass 1). Pass 4: one message lands in every
+    /// mailbox, then every user's check is brought forward as a push does (by unique key), and the
+    /// time from that moment to each check's completion is read from the jobs table.
+    func measurePush(users: Int, root: String, http: HTTPClient, client: PostgresClient, environment: AssistantEnvironment,
+                     prometheus: PrometheusCollectorRegistry, logger: Logger) async throws -> PushNumbers {
+        var before = Self.requestCounts(prometheus)
+        var start = Date()
+        // The first watch ran in pass 1 (the planner queues it with the others); this is a renewal.
+        _ = try await client.query("UPDATE jobs SET due_at = now() WHERE kind = 'gmail.watch' AND state = 'queued'", logger: logger).collect()
+        _ = try await client.query("SELECT pg_notify('alfred_jobs', 'default 0')", logger: logger).collect()
+        while try await Self.done(since: start, kinds: ["gmail.watch"], client: client, logger: logger) < users {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        var after = Self.requestCounts(prometheus)
+        let watch = Double(after.gmail - before.gmail) / Double(users)
+        print(String(format: "pass 3 (gmail.watch renewal): %d mailboxes watched again in %.1f s, %.2f Gmail requests per user",
+                     users, Date().timeIntervalSince(start), watch))
+
+        print("delivering one message to every mailbox at the stand-in…")
+        try await Self.deliverOneMessageEach(users: users, root: root, http: http)
+        before = Self.requestCounts(prometheus)
+        start = Date()
+        let hinted = try await client.query("""
+            UPDATE jobs SET due_at = now() WHERE kind = 'mail.check' AND state = 'queued' RETURNING now()
+            """, logger: logger).collect().first?.decode(Date.self) ?? start
+        _ = try await client.query("SELECT pg_notify('alfred_jobs', 'default 0')", logger: logger).collect()
+        while try await Self.done(since: start, kinds: ["mail.check"], client: client, logger: logger) < users {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let seconds = Date().timeIntervalSince(start)
+        after = Self.requestCounts(prometheus)
+        let pushed = Double(after.gmail - before.gmail) / Double(users)
+        // Completion is the check's own update of its row (it runs again later, so it stays queued).
+        let (p50, p99) = try await client.query("""
+            SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM updated_at - \(hinted))),
+                   percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM updated_at - \(hinted)))
+            FROM jobs WHERE kind = 'mail.check' AND updated_at >= \(start)
+            """, logger: logger).collect().first?.decode((Double, Double).self) ?? (0, 0)
+        print(String(format: "pass 4 (a push for every mailbox at once): %d checks in %.1f s, %.2f Gmail requests per check; "
+                     + "push to check done p50 %.2f s, p99 %.2f s", users, seconds, pushed, p50, p99))
+        return PushNumbers(watchRequests: watch, pushedCheckRequests: pushed, latencyP50: p50, latencyP99: p99, seconds: seconds)
+    }
+
+    /// Gmail requests per user per day, polling every 5 minutes (before) against push with an
+    /// hourly safety net and a daily watch (now), for a quiet mailbox and for 20 and 50 new
+    /// messages a day (each a push and a check; polling fetches each message once in some check).
+    static func pushSummary(idleCheck: Double, push: PushNumbers) -> [String: Any] {
+        let defaults = AssistantEnvironment.Intervals()
+        let polls = 86_400 / defaults.mailCheck.seconds, safety = 86_400 / defaults.mailSafetyNet.seconds
+        let watches = 86_400 / defaults.gmailWatchRenewal.seconds
+        let perMessage = max(0, push.pushedCheckRequests - idleCheck)
+        var summary: [String: Any] = [
+            "push_to_check_done_p50_s": (push.latencyP50 * 100).rounded() / 100,
+            "push_to_check_done_p99_s": (push.latencyP99 * 100).rounded() / 100,
+            "gmail_requests_per_watch": (push.watchRequests * 100).rounded() / 100,
+            "gmail_requests_per_pushed_check": (push.pushedCheckRequests * 100).rounded() / 100,
+        ]
+        for messages in [0.0, 20, 50] {
+            let polling = polls * idleCheck + messages * perMessage
+            let pushing = safety * idleCheck + watches * push.watchRequests + messages * push.pushedCheckRequests
+            print(String(format: "Gmail requests per user per day with %.0f new messages: polling every %.0f s %.0f, "
+                         + "push %.0f (%.1f times fewer)", messages, defaults.mailCheck.seconds, polling, pushing, polling / pushing))
+            summary["gmail_requests_per_day_\(Int(messages))_messages_polling"] = Int(polling.rounded())
+            summary["gmail_requests_per_day_\(Int(messages))_messages_push"] = Int(pushing.rounded())
+        }
+        return summary
+    }
+
+    static func deliverOneMessageEach(users: Int, root: String, http: HTTPClient) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var next = 0
+            func add() -> Bool {
+                guard next < users else { return false }
+                let index = next
+                next += 1
+                group.addTask {
+                    var request = HTTPClientRequest(url: "\(root)/_fake/state/messages")
+                    request.method = .POST
+                    request.headers.add(name: "Content-Type", value: "application/json")
+                    request.body = .bytes(ByteBuffer(string: #"{"user": "user\#(index)@bench.example", "message": {"from": "C <c@bench.example>", "subject": "new", "labelIds": ["INBOX", "UNREAD"]}}"#))
+                    let response = try await http.execute(request, timeout: .seconds(30))
+                    _ = try await response.body.collect(upTo: 1 << 16)
+                    guard response.status.code == 201 else { throw ValidationError("delivering a message answered \(response.status.code)") }
+                }
+                return true
+            }
+            for _ in 0..<32 where add() {}
+            while try await group.next() != nil { _ = add() }
+        }
     }
 }
