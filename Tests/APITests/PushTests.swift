@@ -57,6 +57,23 @@ import Testing
         }
     }
 
+    /// Pushes arrive from Google's few addresses at the rate mail arrives: they are not held to the
+    /// per-address budget that guards sign-in (their token is their guard).
+    @Test func pushesAreNotHeldToThePerAddressBudget() async throws {
+        var world = APIWorld(google: GoogleSide())
+        world.addressLimit = .init(burst: 3, perSecond: 0.01)
+        try await world.run { w in
+            let s = try await w.signIn()
+            _ = try await ConnectTests.connect(w, s, redirect: GoogleSide.iosRedirect)
+            let token = try w.google.google.pushToken(audience: GoogleSide.pushAudience, serviceAccount: GoogleSide.pushAccount)
+            for _ in 0..<10 {
+                let reply = try await Self.push(w, token: token, email: "nobody@example.com")
+                #expect(reply.status == 404, "\(reply.body)")
+            }
+            #expect(try await w.call(.GET, "/healthz").status == 429, "the budget still holds everywhere else")
+        }
+    }
+
     /// Each way a push token can be wrong is refused with 401, counted by reason, and changes nothing.
     @Test func anUnverifiedPushIsRefusedAndCountedAndEnqueuesNothing() async throws {
         try await APIWorld(google: GoogleSide()).run { w in
