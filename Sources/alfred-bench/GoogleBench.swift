@@ -32,6 +32,7 @@ struct GoogleBench: AsyncParsableCommand {
     @Option(help: "Users (each with a calendar and a mailbox).") var users = 10_000
     @Option(help: "Jobs run at once by the worker.") var concurrency = 128
     @Option(help: "Path of the alfred executable (default: beside this one).") var alfred: String?
+    @Option(help: "Pass 5: pushes per second arriving steadily (one new message each), for 20 seconds.") var pushRate = 50
 
     func run() async throws {
         let logger = { var l = Logger(label: "bench"); l.logLevel = .error; return l }()
@@ -125,7 +126,8 @@ struct GoogleBench: AsyncParsableCommand {
             }
             // Gmail push: every mailbox's watch renewed (pass 3), then one new message in every mailbox and
             // the check a push brings forward (pass 4; all at once: the worst case for latency).
-            let push = try await measurePush(users: users, root: root, http: http, client: client, environment: environment,
+            let push = try await measurePush(users: users, connectors: connectors, root: root, http: http, client: client,
+                                             environment: environment,
                                              prometheus: prometheus, logger: logger)
             await services.triggerGracefulShutdown()
             try await running.value
@@ -274,12 +276,15 @@ extension GoogleBench {
         var latencyP50: Double
         var latencyP99: Double
         var seconds: Double
+        var steadyP50 = 0.0
+        var steadyP99 = 0.0
     }
 
     /// Pass 3: every user's `gmail.watch` renewed (the first ran in pass 1). Pass 4: one message lands in every
     /// mailbox, then every user's check is brought forward as a push does (by unique key), and the
     /// time from that moment to each check's completion is read from the jobs table.
-    func measurePush(users: Int, root: String, http: HTTPClient, client: PostgresClient, environment: AssistantEnvironment,
+    func measurePush(users: Int, connectors: [UUID: String], root: String, http: HTTPClient, client: PostgresClient,
+                     environment: AssistantEnvironment,
                      prometheus: PrometheusCollectorRegistry, logger: Logger) async throws -> PushNumbers {
         var before = Self.requestCounts(prometheus)
         var start = Date()
@@ -316,7 +321,57 @@ extension GoogleBench {
             """, logger: logger).collect().first?.decode((Double, Double).self) ?? (0, 0)
         print(String(format: "pass 4 (a push for every mailbox at once): %d checks in %.1f s, %.2f Gmail requests per check; "
                      + "push to check done p50 %.2f s, p99 %.2f s", users, seconds, pushed, p50, p99))
-        return PushNumbers(watchRequests: watch, pushedCheckRequests: pushed, latencyP50: p50, latencyP99: p99, seconds: seconds)
+        var numbers = PushNumbers(watchRequests: watch, pushedCheckRequests: pushed, latencyP50: p50, latencyP99: p99, seconds: seconds)
+        (numbers.steadyP50, numbers.steadyP99) = try await steadyPushes(users: users, connectorEmails: connectors, root: root, http: http,
+                                                                        client: client, logger: logger)
+        return numbers
+    }
+
+    /// Pass 5: mail arriving steadily, `pushRate` a second for 20 s, each to its own user; every
+    /// arrival is followed at once by what its push does (the check brought forward), and each
+    /// check's latency is its completion minus its own push.
+    func steadyPushes(users: Int, connectorEmails: [UUID: String], root: String, http: HTTPClient, client: PostgresClient,
+                      logger: Logger) async throws -> (Double, Double) {
+        let count = min(users, pushRate * 20)
+        let ids = try await client.query("""
+            SELECT j.user_id, c.id FROM jobs j JOIN connectors c ON c.user_id = j.user_id
+            WHERE j.kind = 'mail.check' AND j.state = 'queued' ORDER BY j.user_id LIMIT \(count)
+            """, logger: logger).collect().map { try $0.decode((UUID, UUID).self) }
+        let emails = connectorEmails
+        let clock = ContinuousClock()
+        let begin = clock.now
+        var pushedAt: [UUID: Date] = [:]
+        for (index, (user, connector)) in ids.enumerated() {
+            try await clock.sleep(until: begin + .milliseconds(index * 1000 / pushRate))
+            // The message lands, then its push brings the check forward.
+            if let email = emails[connector] { try await Self.deliverMessage(to: email, root: root, http: http) }
+            let key = "mail.check:\(user.uuidString.lowercased())"
+            let at = try await client.query("""
+                UPDATE jobs SET due_at = now() WHERE unique_key = \(key) AND state = 'queued' RETURNING now()
+                """, logger: logger).collect().first?.decode(Date.self)
+            _ = try await client.query("SELECT pg_notify('alfred_jobs', 'default 0')", logger: logger).collect()
+            if let at { pushedAt[user] = at }
+        }
+        var latencies: [Double] = []
+        let deadline = clock.now + .seconds(120)
+        while clock.now < deadline {
+            let rows = try await client.query("""
+                SELECT user_id, updated_at FROM jobs WHERE kind = 'mail.check' AND user_id = ANY(\(Array(pushedAt.keys)))
+                   AND state = 'queued' AND due_at > now() + interval '30 minutes'
+                """, logger: logger).collect()
+            latencies = try rows.map { row in
+                let (user, done) = try row.decode((UUID, Date).self)
+                return done.timeIntervalSince(pushedAt[user] ?? done)
+            }
+            if latencies.count == pushedAt.count { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        latencies.sort()
+        let p50 = latencies.isEmpty ? 0 : latencies[latencies.count / 2]
+        let p99 = latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * 0.99))]
+        print(String(format: "pass 5 (%d pushes a second for 20 s, one check each): %d checks, push to check done p50 %.2f s, p99 %.2f s",
+                     pushRate, latencies.count, p50, p99))
+        return (p50, p99)
     }
 
     /// Gmail requests per user per day, polling every 5 minutes (before) against push with an
@@ -330,6 +385,8 @@ extension GoogleBench {
         var summary: [String: Any] = [
             "push_to_check_done_p50_s": (push.latencyP50 * 100).rounded() / 100,
             "push_to_check_done_p99_s": (push.latencyP99 * 100).rounded() / 100,
+            "steady_push_to_check_done_p50_s": (push.steadyP50 * 100).rounded() / 100,
+            "steady_push_to_check_done_p99_s": (push.steadyP99 * 100).rounded() / 100,
             "gmail_requests_per_watch": (push.watchRequests * 100).rounded() / 100,
             "gmail_requests_per_pushed_check": (push.pushedCheckRequests * 100).rounded() / 100,
         ]
@@ -351,19 +408,24 @@ extension GoogleBench {
                 guard next < users else { return false }
                 let index = next
                 next += 1
-                group.addTask {
-                    var request = HTTPClientRequest(url: "\(root)/_fake/state/messages")
-                    request.method = .POST
-                    request.headers.add(name: "Content-Type", value: "application/json")
-                    request.body = .bytes(ByteBuffer(string: #"{"user": "user\#(index)@bench.example", "message": {"from": "C <c@bench.example>", "subject": "new", "labelIds": ["INBOX", "UNREAD"]}}"#))
-                    let response = try await http.execute(request, timeout: .seconds(30))
-                    _ = try await response.body.collect(upTo: 1 << 16)
-                    guard response.status.code == 201 else { throw ValidationError("delivering a message answered \(response.status.code)") }
-                }
+                group.addTask { try await deliverMessage(to: "user\(index)@bench.example", root: root, http: http) }
                 return true
             }
             for _ in 0..<32 where add() {}
             while try await group.next() != nil { _ = add() }
         }
+    }
+}
+
+extension GoogleBench {
+    /// One new inbox message for `email` at the stand-in (its control plane).
+    static func deliverMessage(to email: String, root: String, http: HTTPClient) async throws {
+        var request = HTTPClientRequest(url: "\(root)/_fake/state/messages")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(string: #"{"user": "\#(email)", "message": {"from": "C <c@bench.example>", "subject": "new", "labelIds": ["INBOX", "UNREAD"]}}"#))
+        let response = try await http.execute(request, timeout: .seconds(30))
+        _ = try await response.body.collect(upTo: 1 << 16)
+        guard response.status.code == 201 else { throw ValidationError("delivering a message answered \(response.status.code)") }
     }
 }
