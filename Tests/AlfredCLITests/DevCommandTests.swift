@@ -63,5 +63,7 @@ import Glibc
         let relay = try #require(dev.output.split(separator: "\n").first { $0.contains("push  mail.relay") })
         #expect(relay.contains("(silent)") && !relay.contains("Lunch") && !relay.contains("noon"), "\(relay)")
         #expect(try await eventually(timeout: .seconds(180)) { dev.output.contains("delete-all completed") }, "\(dev.output.suffix(2000))")
+        // One message in the relayed mailbox, one wake-up (by then well past it).
+        #expect(dev.output.components(separatedBy: "push  mail.relay").count == 2, "\(dev.output)")
     }
 }
