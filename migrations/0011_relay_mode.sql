@@ -11,3 +11,5 @@ CREATE TABLE relay_mailboxes (
 CREATE INDEX relay_mailboxes_address_idx ON relay_mailboxes (address_hash);
 
 GRANT SELECT, INSERT, UPDATE, DELETE ON relay_mailboxes TO alfred_api;
+-- Export (`alfred privacy export` runs as the worker's role) lists that a relayed mailbox exists.
+GRANT SELECT (user_id, created_at) ON relay_mailboxes TO alfred_worker;

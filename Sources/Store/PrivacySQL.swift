@@ -81,6 +81,11 @@ enum PrivacySQL {
                                           'status', c.status, 'created_at', c.created_at, 'revoked_at', c.revoked_at,
                                           'refresh_token', 'stored encrypted; never exported') ORDER BY c.created_at), '[]')
                            FROM connectors c WHERE c.user_id = \(userID)),
+            'gmail_watches', (SELECT coalesce(jsonb_agg(jsonb_build_object('connector_id', w.connector_id, 'expires_at', w.expires_at,
+                                             'address', 'kept only as a keyed hash') ORDER BY w.connector_id), '[]')
+                              FROM gmail_watches w WHERE w.user_id = \(userID)),
+            'relay_mailbox', (SELECT jsonb_build_object('created_at', r.created_at, 'address', 'kept only as a keyed hash')
+                              FROM relay_mailboxes r WHERE r.user_id = \(userID)),
             'sync_cursors', (SELECT coalesce(jsonb_agg(jsonb_build_object('connector_id', s.connector_id, 'kind', s.kind,
                                             'updated_at', s.updated_at) ORDER BY s.kind), '[]')
                              FROM sync_cursors s WHERE s.user_id = \(userID)),

@@ -38,6 +38,10 @@ import Testing
                 """, logger: TestDatabase.quietLogger).collect().first?.decode(String?.self) ?? ""
             #expect(!dump.lowercased().contains("relay.user"), "the address is kept only as a keyed hash")
             #expect(!(w.logs.all.joined()).contains("relay.user"))
+            let export = try await w.call(.GET, "/v1/privacy/export", token: s.access)
+            #expect(export.status == 200 && (export.json["relay_mailbox"] as? [String: Any])?["address"] as? String == "kept only as a keyed hash",
+                    "\(export.body)")
+            #expect(!export.body.contains("relay.user"))
 
             // Another registration replaces it; deleting stops the relay.
             #expect(try await w.call(.PUT, "/v1/relay/mailbox", token: s.access, json: #"{"email_address": "other@example.com"}"#).status == 200)

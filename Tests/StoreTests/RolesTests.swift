@@ -61,4 +61,34 @@ import Testing
             }
         }
     }
+
+    /// Export runs as either role (the API's, and the worker's for `alfred privacy export`): both
+    /// may read that a watched or relayed mailbox exists, and the export never shows its hash.
+    @Test func exportListsWatchedAndRelayedMailboxesAsEitherRoleWithoutTheirHashes() async throws {
+        let url = try await TestDatabase.fresh()
+        let logger = TestDatabase.quietLogger
+        let user = UUID(uuidString: "00000000-0000-0000-0000-00000000001a")!
+        try await TestDatabase.withClient(url) { owner in
+            _ = try await owner.query("INSERT INTO users (id) VALUES (\(user))", logger: logger).collect()
+            _ = try await owner.query("""
+                INSERT INTO connectors (id, user_id, provider, scopes, refresh_token_ciphertext, token_key_id, status)
+                VALUES ('00000000-0000-0000-0000-00000000001b', \(user), 'google', '{gmail.metadata}', '\\x0102', 'kek-main', 'ACTIVE');
+                """, logger: logger).collect()
+            _ = try await owner.query("""
+                INSERT INTO gmail_watches (connector_id, user_id, address_hash, expires_at)
+                VALUES ('00000000-0000-0000-0000-00000000001b', \(user), 'hash-of-the-watched-address', now() + interval '7 days')
+                """, logger: logger).collect()
+            _ = try await owner.query("INSERT INTO relay_mailboxes (user_id, address_hash) VALUES (\(user), 'hash-of-the-relayed-address')",
+                                      logger: logger).collect()
+        }
+        for role in ["alfred_api", "alfred_worker"] {
+            let json = try await TestDatabase.withClient(connect(url, as: role)) { client in
+                try await PostgresPrivacyStore(client: client, logger: logger).export(userID: user)
+            }
+            let export = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            #expect((export["gmail_watches"] as? [[String: Any]])?.count == 1, "\(role): \(json)")
+            #expect((export["relay_mailbox"] as? [String: Any])?["address"] as? String == "kept only as a keyed hash", "\(role)")
+            #expect(!json.contains("hash-of-the"), "\(role): \(json)")
+        }
+    }
 }

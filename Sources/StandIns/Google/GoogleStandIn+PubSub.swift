@@ -92,7 +92,7 @@ extension GoogleStandIn {
     /// Pub/Sub's wrapped push body for one Gmail notification.
     public static func pushBody(email: String, historyId: UInt64, messageID: String, publishTime: Date, subscription: String) -> [UInt8] {
         let data = Data(#"{"emailAddress":"\#(email)","historyId":\#(historyId)}"#.utf8).base64EncodedString()
-        let time = ISO8601DateFormatter.pubsub.string(from: publishTime)
+        let time = publishTime.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
         return Array("""
             {"message":{"data":"\(data)","messageId":"\(messageID)","message_id":"\(messageID)",\
             "publishTime":"\(time)","publish_time":"\(time)","attributes":{}},"subscription":"\(subscription)"}
@@ -187,13 +187,4 @@ extension GoogleStandIn {
             return made
         }
     }
-}
-
-extension ISO8601DateFormatter {
-    /// Pub/Sub's `publishTime`: RFC 3339 with milliseconds, UTC.
-    nonisolated(unsafe) static let pubsub: ISO8601DateFormatter = {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
-    }()
 }
