@@ -54,13 +54,9 @@ struct AppleIdentityVerifier: Sendable {
         guard let jws = CompactJWS(token) else { throw Rejection(reason: .malformed) }
         guard jws.header["alg"] as? String == "RS256" else { throw Rejection(reason: .unsupportedAlgorithm) }
         guard let key else { throw Rejection(reason: .unknownKey) }
-        let signature = _RSA.Signing.RSASignature(rawRepresentation: jws.signature)
-        guard key.isValidSignature(signature, for: SHA256.hash(data: jws.signingInput), padding: .insecurePKCS1v1_5) else {
-            throw Rejection(reason: .badSignature)
-        }
+        guard jws.isSignedRS256(by: key) else { throw Rejection(reason: .badSignature) }
         guard jws.string("iss") == configuration.issuer else { throw Rejection(reason: .wrongIssuer) }
-        let audiences = (jws.claims["aud"] as? String).map { [$0] } ?? (jws.claims["aud"] as? [String]) ?? []
-        guard audiences.contains(configuration.audience) else { throw Rejection(reason: .wrongAudience) }
+        guard jws.audiences.contains(configuration.audience) else { throw Rejection(reason: .wrongAudience) }
         let skew = configuration.skew.seconds
         guard let expires = jws.date("exp"), now.timeIntervalSince(expires) < skew else { throw Rejection(reason: .expired) }
         guard let issued = jws.date("iat"), issued.timeIntervalSince(now) <= skew else { throw Rejection(reason: .issuedInFuture) }

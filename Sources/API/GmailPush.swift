@@ -51,13 +51,9 @@ struct PushTokenVerifier: Sendable {
         guard let jws = CompactJWS(token) else { throw Rejection(reason: .malformed) }
         guard jws.header["alg"] as? String == "RS256" else { throw Rejection(reason: .unsupportedAlgorithm) }
         guard let key else { throw Rejection(reason: .unknownKey) }
-        let signature = _RSA.Signing.RSASignature(rawRepresentation: jws.signature)
-        guard key.isValidSignature(signature, for: SHA256.hash(data: jws.signingInput), padding: .insecurePKCS1v1_5) else {
-            throw Rejection(reason: .badSignature)
-        }
+        guard jws.isSignedRS256(by: key) else { throw Rejection(reason: .badSignature) }
         guard let issuer = jws.string("iss"), Self.issuers.contains(issuer) else { throw Rejection(reason: .wrongIssuer) }
-        let audiences = (jws.claims["aud"] as? String).map { [$0] } ?? (jws.claims["aud"] as? [String]) ?? []
-        guard audiences.contains(audience) else { throw Rejection(reason: .wrongAudience) }
+        guard jws.audiences.contains(audience) else { throw Rejection(reason: .wrongAudience) }
         guard jws.string("email") == serviceAccount else { throw Rejection(reason: .wrongAccount) }
         guard jws.bool("email_verified") == true else { throw Rejection(reason: .unverifiedAccount) }
         let skew = skew.seconds

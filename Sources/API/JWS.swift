@@ -1,3 +1,5 @@
+import Crypto
+import CryptoExtras
 import Foundation
 
 /// The three parts of a compact JWS (`header.payload.signature`), decoded but not yet trusted.
@@ -22,6 +24,16 @@ struct CompactJWS {
     }
 
     func string(_ claim: String) -> String? { claims[claim] as? String }
+
+    /// RS256 (RSASSA-PKCS1-v1_5 over SHA-256, RFC 7518 §3.3; "insecure" is swift-crypto's name for
+    /// that padding, which RS256 requires) by `key`.
+    func isSignedRS256(by key: _RSA.Signing.PublicKey) -> Bool {
+        key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: SHA256.hash(data: signingInput),
+                             padding: .insecurePKCS1v1_5)
+    }
+
+    /// `aud`: one string or a list of them.
+    var audiences: [String] { (claims["aud"] as? String).map { [$0] } ?? (claims["aud"] as? [String]) ?? [] }
 
     /// A NumericDate claim (seconds since the epoch, integer or fraction).
     func date(_ claim: String) -> Date? {
