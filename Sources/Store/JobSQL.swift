@@ -57,8 +57,13 @@ enum JobSQL {
                        NULLIF(deadline, \(noInstant)), max_attempts, NULLIF(unique_key, '')
                 FROM input
                 ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('queued', 'running')
-                DO UPDATE SET due_at = EXCLUDED.due_at, deadline_at = EXCLUDED.deadline_at, updated_at = now()
-                    WHERE \(replace) AND jobs.state = 'queued'
+                -- A queued job moves; a running one keeps the request for when it completes (rerun_at).
+                DO UPDATE SET due_at = CASE WHEN jobs.state = 'queued' THEN EXCLUDED.due_at ELSE jobs.due_at END,
+                              deadline_at = CASE WHEN jobs.state = 'queued' THEN EXCLUDED.deadline_at ELSE jobs.deadline_at END,
+                              rerun_at = CASE WHEN jobs.state = 'running'
+                                              THEN least(coalesce(jobs.rerun_at, EXCLUDED.due_at), EXCLUDED.due_at) END,
+                              updated_at = now()
+                    WHERE \(replace)
                 RETURNING id, unique_key, xmax = 0 AS inserted, queue, due_at, state
             ),
             \(unescaped: notifyCTE(source: "ins", horizon: horizon))
@@ -100,8 +105,10 @@ enum JobSQL {
         WITH done AS (
             UPDATE jobs j SET
                 state = CASE WHEN c.recur THEN 'queued' ELSE 'completed' END,
-                due_at = CASE WHEN c.recur THEN c.next_due ELSE j.due_at END,
-                next_run_at = CASE WHEN c.recur THEN c.next_due END,
+                -- A rerun asked for while it ran comes first (see migration 0012).
+                due_at = CASE WHEN c.recur THEN least(c.next_due, coalesce(j.rerun_at, c.next_due)) ELSE j.due_at END,
+                next_run_at = CASE WHEN c.recur THEN least(c.next_due, coalesce(j.rerun_at, c.next_due)) END,
+                rerun_at = NULL,
                 attempts = CASE WHEN c.recur THEN 0 ELSE j.attempts END,
                 deadline_at = CASE WHEN c.recur THEN NULL ELSE j.deadline_at END,
                 finished_at = CASE WHEN c.recur THEN NULL ELSE now() END,
@@ -136,7 +143,7 @@ enum JobSQL {
                 due_at = CASE WHEN \(retry) THEN t.retry_at ELSE j.due_at END,
                 finished_at = CASE WHEN \(retry) AND (j.deadline_at IS NULL OR j.deadline_at > t.retry_at)
                                    THEN NULL ELSE now() END,
-                last_error = \(error),
+                last_error = \(error), rerun_at = NULL,
                 lease_owner = NULL, lease_token = NULL, leased_until = NULL, updated_at = now()
             FROM (SELECT now() + make_interval(secs => \(delaySeconds)) AS retry_at) t
             WHERE j.id = \(id) AND j.lease_token = \(token) AND j.state = 'running'
@@ -154,7 +161,7 @@ enum JobSQL {
         """
         WITH snoozed AS (
             UPDATE jobs SET state = 'queued', attempts = greatest(attempts - 1, 0),
-                   due_at = now() + make_interval(secs => \(delaySeconds)),
+                   due_at = now() + make_interval(secs => \(delaySeconds)), rerun_at = NULL,
                    lease_owner = NULL, lease_token = NULL, leased_until = NULL, updated_at = now()
             WHERE id = \(id) AND lease_token = \(token) AND state = 'running'
             RETURNING state, queue, due_at
@@ -208,7 +215,7 @@ enum JobSQL {
                 finished_at = CASE WHEN j.attempts >= j.max_attempts
                                      OR (j.deadline_at IS NOT NULL AND j.deadline_at <= now()) THEN now() END,
                 last_error = 'lease expired: worker ' || coalesce(j.lease_owner, '?') || ' stopped heartbeating',
-                lease_owner = NULL, lease_token = NULL, leased_until = NULL, updated_at = now()
+                rerun_at = NULL, lease_owner = NULL, lease_token = NULL, leased_until = NULL, updated_at = now()
             FROM expired WHERE j.id = expired.id AND j.state = 'running' AND j.leased_until < now()
             RETURNING j.kind, j.state, j.queue, j.due_at
         ),

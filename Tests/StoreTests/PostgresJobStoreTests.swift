@@ -145,6 +145,27 @@ import Testing
         }
     }
 
+    /// A recurring job asked to run now while it is running (a Gmail push during the check it
+    /// brings forward) runs again as soon as it completes, not at its own later next time.
+    @Test func aRerunAskedForWhileRunningComesBeforeTheJobsOwnNextTime() async throws {
+        try await withStore { store, client in
+            let job = NewJob(kind: Self.work, uniqueKey: "mail.check:user1")
+            let id = try #require(try await store.enqueue([job], onConflict: .keep)[0].jobID)
+            let claimed = try #require(try await store.claim(queue: "default", limit: 1, owner: "a", lease: .seconds(30)).first)
+            #expect(try await store.enqueue([job], onConflict: .replaceSchedule) == [.rescheduled(id)], "the request is kept")
+            #expect(try await store.enqueue([job], onConflict: .keep) == [.duplicate(id)])
+            #expect(try await store.complete([Completion(lease: claimed.lease, next: .after(.seconds(3600)))]).isEmpty)
+            let row = try #require(try await JobRows.row(id, client: client))
+            #expect(row.state == .queued)
+            #expect(row.scheduledDelay < 5, "due now, not in an hour: \(row.scheduledDelay)")
+
+            // Without a request, the job's own next time holds (and the request does not linger).
+            let again = try #require(try await store.claim(queue: "default", limit: 1, owner: "a", lease: .seconds(30)).first)
+            #expect(try await store.complete([Completion(lease: again.lease, next: .after(.seconds(3600)))]).isEmpty)
+            #expect(try #require(try await JobRows.row(id, client: client)).scheduledDelay > 3500)
+        }
+    }
+
     @Test func recurringCompletionRequeuesTheSameRowAtNextRunAt() async throws {
         try await withStore { store, client in
             let id = try #require(try await store.enqueue([NewJob(kind: Self.work, uniqueKey: "sync:user1")], onConflict: .keep)[0].jobID)
