@@ -16,8 +16,8 @@ extension APIHandler {
         guard let client = google.clients.first(where: { $0.redirectURIs.contains(request.redirectUri) }) else {
             throw APIError.invalidField("redirect_uri", "is not a redirect URI this server's Google OAuth clients are registered with")
         }
-        let state = Self.randomToken(bytes: 32)
-        let verifier = Self.randomToken(bytes: 48)
+        let state = Base64URL.random(bytes: 32)
+        let verifier = Base64URL.random(bytes: 48)
         let expiresAt = deps.now().addingTimeInterval(google.stateLifetime.seconds)
         try await deps.store.openConnect(PendingConnect(
             stateHash: deps.sealer.keyedHash("connect-state", state), userID: caller.userID, sessionID: caller.sessionID,
@@ -170,12 +170,6 @@ extension APIHandler {
     static func safeErrorName(_ error: String?) -> String {
         guard let error, error.count <= 64, error.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "_") }) else { return "an error" }
         return error
-    }
-
-    /// `bytes` random bytes as base64url without padding (PKCE's unreserved alphabet).
-    static func randomToken(bytes: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return Base64URL.encode((0..<bytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 
     /// PKCE S256: BASE64URL(SHA256(verifier)).

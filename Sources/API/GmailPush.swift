@@ -82,11 +82,10 @@ struct PushAuthentication: ServerMiddleware {
         guard let verifier, let keys else {
             throw APIError.unavailable("Gmail push is not configured on this server (alfred api --pubsub-audience …)", retryAfter: 60)
         }
-        guard let header = request.headerFields[.authorization], header.count > 7, header.prefix(7).lowercased() == "bearer " else {
+        guard let token = request.bearerToken else {
             GmailPushMetrics.count("refused_no_token", metrics)
             throw APIError.unauthorized("a Pub/Sub OIDC token is required")
         }
-        let token = String(header.dropFirst(7))
         let key: PushTokenVerifier.PublicKey?
         do {
             key = try await PushTokenVerifier.keyID(of: token).asyncMap(keys) ?? nil

@@ -120,10 +120,8 @@ struct Authentication: ServerMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         if Self.publicOperations.contains(operationID) { return try await next(request, body, metadata) }
-        guard let header = request.headerFields[.authorization], header.count > 7, header.prefix(7).lowercased() == "bearer " else {
-            throw APIError.unauthorized()
-        }
-        guard let claims = tokens.verify(String(header.dropFirst(7)), now: now()),
+        guard let token = request.bearerToken else { throw APIError.unauthorized() }
+        guard let claims = tokens.verify(token, now: now()),
               try await store.sessionIsActive(claims.sessionID, userID: claims.userID)
         else { throw APIError.invalidToken("the access token is not valid (expired, or its session ended)") }
         if let retryAfter = limiter.take("user:\(claims.userID.uuidString)") {
@@ -173,5 +171,13 @@ struct NoNulls: ServerMiddleware {
         init(_ string: String) { stringValue = string }
         init?(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { nil }
+    }
+}
+
+extension HTTPRequest {
+    /// The token of an `Authorization: Bearer …` header (scheme case-insensitive), if there is one.
+    var bearerToken: String? {
+        guard let header = headerFields[.authorization], header.count > 7, header.prefix(7).lowercased() == "bearer " else { return nil }
+        return String(header.dropFirst(7))
     }
 }

@@ -47,7 +47,7 @@ struct SessionTokens: Sendable {
 
     /// A new refresh token and the hash that is stored.
     static func newRefreshToken() -> (token: String, hash: [UInt8]) {
-        let token = "rt_" + Base64URL.encode(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
+        let token = "rt_" + Base64URL.random(bytes: 32)
         return (token, hash(token))
     }
 

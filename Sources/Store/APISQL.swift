@@ -106,7 +106,9 @@ enum APISQL {
 
     // MARK: Google connect
 
-    /// A new pending connect; the user's expired ones go, and at most `keep` stay open (the newest).
+    /// A new pending connect, in one statement: the user's expired ones go and at most `keep` stay
+    /// open (the newest); anyone's expired over an hour ago go too (users who never came back from
+    /// Google's page), by the expiry index.
     static func openConnect(_ c: PendingConnectRow, keep: Int) -> PostgresQuery {
         """
         WITH added AS (
@@ -115,16 +117,12 @@ enum APISQL {
             RETURNING state_hash
         )
         DELETE FROM connect_states s
-        WHERE s.user_id = \(c.userID) AND s.state_hash NOT IN (SELECT state_hash FROM added)
-          AND (s.expires_at < now() OR s.state_hash NOT IN (
-                SELECT state_hash FROM connect_states WHERE user_id = \(c.userID)
-                ORDER BY created_at DESC LIMIT \(Int32(max(0, keep - 1)))))
+        WHERE s.state_hash NOT IN (SELECT state_hash FROM added)
+          AND (s.expires_at < now() - interval '1 hour'
+               OR (s.user_id = \(c.userID) AND (s.expires_at < now() OR s.state_hash NOT IN (
+                     SELECT state_hash FROM connect_states WHERE user_id = \(c.userID)
+                     ORDER BY created_at DESC LIMIT \(Int32(max(0, keep - 1)))))))
         """
-    }
-
-    /// Expired pending connects of anyone (users who never came back from Google's page).
-    static func pruneConnects() -> PostgresQuery {
-        "DELETE FROM connect_states WHERE expires_at < now() - interval '1 hour'"
     }
 
     /// Takes a pending connect: single use, and only by the session that started it.

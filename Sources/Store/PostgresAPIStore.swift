@@ -101,7 +101,6 @@ public struct PostgresAPIStore: APIStore {
             stateHash: pending.stateHash, userID: pending.userID, sessionID: pending.sessionID, client: pending.client.rawValue,
             redirectURI: pending.redirectURI, verifierSealed: ByteBuffer(bytes: pending.verifierSealed), expiresAt: pending.expiresAt),
             keep: keepPerUser), logger: logger)
-        _ = try await Pooled.rows(client, APISQL.pruneConnects(), logger: logger)
     }
 
     public func takeConnect(stateHash: String, sessionID: UUID, userID: UUID) async throws -> PendingConnect? {

@@ -77,13 +77,10 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
                 logger.error("a new Google grant could not be stored or revoked; the user should remove Alfred in their Google Account",
                              metadata: ["alfred.error": "\(type(of: error))", "alfred.revoke_error": "\(type(of: revokeError))"])
             }
-            if let missing = error as? BrokerError, missing.code == .missingScopes {
-                Self.connects("missing_scopes").increment()
-            } else {
-                Self.connects(outcome).increment()
-            }
+            let missingScopes = (error as? BrokerError)?.code == .missingScopes
+            Self.connects(missingScopes ? "missing_scopes" : outcome).increment()
             try? await connectors.audit(AuditEvent(userID: userID, type: "CONNECT", result: "FAILURE",
-                                                   metadata: ["reason": (error as? BrokerError)?.code == .missingScopes ? "missing_scopes" : "not_stored",
+                                                   metadata: ["reason": missingScopes ? "missing_scopes" : "not_stored",
                                                               "grant": outcome == "revoke_failed" ? "not_revoked" : "revoked"]))
             throw error
         }

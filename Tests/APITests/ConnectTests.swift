@@ -165,6 +165,25 @@ import Testing
         }
     }
 
+    /// Google's token endpoint is down (503 on every attempt the broker makes): the app is told to
+    /// retry shortly, nothing is stored, and no grant was issued that could be left behind.
+    @Test func googleUnavailableAtTheExchangeAnswers503AndStoresNothing() async throws {
+        try await APIWorld(google: GoogleSide()).run { w in
+            let s = try await w.signIn()
+            let (state, code) = try await Self.consent(w, s)
+            _ = try w.google.google.injectFault(FaultRule(match: .init(method: "POST", path: OAuthEndpoints.tokenPath),
+                                                          response: CannedResponse(status: 503, body: #"{"error": "temporarily_unavailable"}"#),
+                                                          times: nil))
+            let reply = try await w.call(.POST, "/v1/connectors/google/callback", token: s.access,
+                                         json: #"{"code": "\#(code)", "state": "\#(state)"}"#)
+            #expect(reply.status == 503 && reply.code == "unavailable" && reply.headers.first(name: "Retry-After") != nil, "\(reply.body)")
+            #expect(w.google.tokenRequests(grantType: "authorization_code").count >= 2, "the broker retried before giving up")
+            #expect(try await Self.count(w, "connectors") == 0)
+            #expect(w.google.issuedRefreshTokens.isEmpty)
+            #expect(w.metrics.count(MetricName.apiConnects, [("result", "unavailable")]) == 1)
+        }
+    }
+
     /// The consent page was declined: the app forwards Google's error and the pending connect ends.
     @Test func aDeclinedConsentEndsThePendingConnect() async throws {
         try await APIWorld(google: GoogleSide()).run { w in

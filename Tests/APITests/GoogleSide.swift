@@ -31,6 +31,8 @@ struct GoogleSide: Sendable {
     var grantedScopes: [String]?
     /// Allow-list a different broker binary, so the key service refuses this broker's evidence.
     var denyAttestation = false
+    /// Where the API fetches Google's push-token keys (nil: the stand-in's JWKS).
+    var pushKeysURL: String?
 
     struct Running: Sendable {
         let google: GoogleStandIn
@@ -109,7 +111,7 @@ struct GoogleSide: Sendable {
                 ])
                 connect.authorizationURL = endpoints.authorizationURL
                 var push = APIServer.GmailPush(audience: Self.pushAudience, serviceAccount: Self.pushAccount)
-                push.keysURL = try await google.certsURL()
+                if let pushKeysURL { push.keysURL = pushKeysURL } else { push.keysURL = try await google.certsURL() }
                 push.topicName = Self.topic
                 do {
                     let value = try await body(Running(google: google, broker: broker, connect: connect, logs: logs, brokerClock: brokerClock, push: push))

@@ -74,6 +74,18 @@ import Testing
         }
     }
 
+    /// Google's signing keys cannot be fetched: a push cannot be verified, so it is answered 503
+    /// (Pub/Sub delivers it again later) and enqueues nothing.
+    @Test func aPushThatCannotBeVerifiedForWantOfKeysIs503AndEnqueuesNothing() async throws {
+        try await APIWorld(google: GoogleSide(pushKeysURL: "http://127.0.0.1:9/oauth2/v3/certs")).run { w in
+            _ = try await Self.watchedUser(w)
+            let token = try w.google.google.pushToken(audience: GoogleSide.pushAudience, serviceAccount: GoogleSide.pushAccount)
+            let reply = try await Self.push(w, token: token)
+            #expect(reply.status == 503 && reply.headers.first(name: "Retry-After") != nil, "\(reply.body)")
+            #expect(try await Self.mailChecks(w).allSatisfy { $0 > 3000 })
+        }
+    }
+
     /// Each way a push token can be wrong is refused with 401, counted by reason, and changes nothing.
     @Test func anUnverifiedPushIsRefusedAndCountedAndEnqueuesNothing() async throws {
         try await APIWorld(google: GoogleSide()).run { w in
