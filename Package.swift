@@ -6,6 +6,10 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "alfred", targets: ["alfred"]),
+        .executable(name: "alfred-broker", targets: ["alfred-broker"]),
+        .executable(name: "alfred-key-service", targets: ["alfred-key-service"]),
+        .executable(name: "alfred-attestor", targets: ["alfred-attestor"]),
+        .executable(name: "alfred-dev", targets: ["alfred-dev"]),
         .executable(name: "alfred-bench", targets: ["alfred-bench"]),
     ],
     dependencies: [
@@ -50,11 +54,41 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
-        .target(name: "KeyService", dependencies: [
+        // Local IPC shared by the broker, the attestor and their clients: length-prefixed frames and
+        // the kernel's peer credentials.
+        .target(name: "LocalIPC", dependencies: [
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+        // Attestation documents (Nitro format): parsing, verifying, the local authority, the attestor's client.
+        .target(name: "Attestation", dependencies: [
+            "LocalIPC",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+        // The attestor's server: measures its caller from the kernel's view and signs evidence.
+        .target(name: "Attestor", dependencies: [
+            "Attestation", "LocalIPC",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        // What the broker needs to talk to the key service; no key-encryption key is ever here.
+        .target(name: "KeyServiceClient", dependencies: [
             "AlfredCore",
             .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
+        .target(name: "KeyService", dependencies: [
+            "AlfredCore", "KeyServiceClient", "Attestation",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
@@ -77,8 +111,15 @@ let package = Package(
             .product(name: "CryptoExtras", package: "swift-crypto"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        // The worker's and the API's side of the broker: the client, its messages, the rewrap jobs.
+        .target(name: "BrokerClient", dependencies: [
+            "AlfredCore", "LocalIPC", "JobQueue",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+        // The broker itself: the only module that can get a refresh token decrypted.
         .target(name: "TokenBroker", dependencies: [
-            "AlfredCore", "KeyService", "JobQueue", "APNs",
+            "AlfredCore", "BrokerClient", "LocalIPC", "KeyServiceClient", "Attestation",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -141,7 +182,8 @@ let package = Package(
         ], resources: [.copy("openapi.yaml")],
         plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]),
         .target(name: "AlfredTesting", dependencies: [
-            "AlfredCore", "Store",
+            "AlfredCore", "Store", "Attestation",
+            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -149,20 +191,60 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
         ]),
+        // What every executable shares: database and log options, the metrics endpoint, the entry point.
+        .target(name: "CommandSupport", dependencies: [
+            "AlfredCore", "Store", "Telemetry",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+        ]),
+        // Production executables, one per role. None links AlfredTesting or StandIns (OpsTests checks).
         .executableTarget(name: "alfred", dependencies: [
-            "AlfredCore", "Store", "JobQueue", "Telemetry", "AlfredTesting", "KeyService", "StandIns", "TokenBroker", "API",
+            "AlfredCore", "CommandSupport", "Store", "JobQueue", "Telemetry", "BrokerClient", "API", "Attestation",
             "GoogleAPI", "Urgency", "Assistant", "APNs", "Privacy",
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
-            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        .executableTarget(name: "alfred-broker", dependencies: [
+            "AlfredCore", "CommandSupport", "Store", "TokenBroker", "BrokerClient", "KeyServiceClient", "Attestation", "APNs",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        .executableTarget(name: "alfred-key-service", dependencies: [
+            "CommandSupport", "KeyService", "Attestation",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        .executableTarget(name: "alfred-attestor", dependencies: [
+            "CommandSupport", "Attestor", "Attestation",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        // The development stack: `alfred-dev` (every process, a private Postgres, the stand-ins) and sandboxes.
+        .executableTarget(name: "alfred-dev", dependencies: [
+            "AlfredCore", "CommandSupport", "Store", "AlfredTesting", "StandIns", "BrokerClient", "KeyService", "Attestation",
+            "API", "Assistant", "APNs",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "alfred-bench", dependencies: [
-            "AlfredCore", "Store", "JobQueue", "AlfredTesting", "TokenBroker", "GoogleAPI", "Urgency", "Assistant", "StandIns", "APNs", "Privacy",
+            "AlfredCore", "Store", "JobQueue", "AlfredTesting", "TokenBroker", "BrokerClient", "KeyServiceClient", "Attestation", "GoogleAPI", "Urgency", "Assistant", "StandIns", "APNs", "Privacy",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -177,7 +259,7 @@ let package = Package(
         .testTarget(name: "JobQueueTests", dependencies: ["AlfredCore", "Store", "JobQueue", "AlfredTesting", "Telemetry"]),
         .testTarget(name: "AlfredCLITests", dependencies: ["AlfredCore", "Store", "AlfredTesting",
             .product(name: "PostgresNIO", package: "postgres-nio")]),
-        .testTarget(name: "KeyServiceTests", dependencies: ["KeyService", "AlfredCore", "AlfredTesting",
+        .testTarget(name: "KeyServiceTests", dependencies: ["KeyService", "KeyServiceClient", "Attestation", "AlfredCore", "AlfredTesting",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
@@ -189,7 +271,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        .testTarget(name: "TokenBrokerTests", dependencies: ["TokenBroker", "AlfredCore", "KeyService", "Store", "AlfredTesting", "StandIns", "JobQueue", "Privacy",
+        .testTarget(name: "TokenBrokerTests", dependencies: ["TokenBroker", "BrokerClient", "KeyServiceClient", "Attestation", "Attestor", "LocalIPC", "AlfredCore", "KeyService", "Store", "AlfredTesting", "StandIns", "JobQueue", "Privacy",
             .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -206,13 +288,13 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(name: "OpsTests", dependencies: ["AlfredCore", "AlfredTesting"]),
         .testTarget(name: "APITests", dependencies: ["API", "AlfredCore", "AlfredTesting", "Store", "StandIns", "Assistant", "Privacy",
-            "JobQueue", "TokenBroker", "KeyService",
+            "JobQueue", "TokenBroker", "BrokerClient", "KeyServiceClient", "Attestation", "KeyService",
             .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Yams", package: "Yams"), .product(name: "CoreMetrics", package: "swift-metrics")]),
         .testTarget(name: "AssistantTests", dependencies: ["Assistant", "GoogleAPI", "Urgency", "StandIns", "Store", "JobQueue", "Privacy",
-            "AlfredCore", "AlfredTesting", "TokenBroker", "KeyService", "APNs", "Telemetry",
+            "AlfredCore", "AlfredTesting", "TokenBroker", "BrokerClient", "KeyServiceClient", "Attestation", "KeyService", "APNs", "Telemetry",
             .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"),

@@ -1,3 +1,4 @@
+import AlfredCore
 import Crypto
 import Foundation
 import Synchronization
@@ -47,19 +48,6 @@ public struct ProviderTokenSigner: Sendable {
 public struct ProviderTokenError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
-}
-
-/// A provider token and when it was issued.
-public struct ProviderToken: Sendable, Equatable {
-    public let jwt: String
-    public let issuedAt: Date
-    public init(jwt: String, issuedAt: Date) { self.jwt = jwt; self.issuedAt = issuedAt }
-}
-
-/// Where a sender gets the provider token. `rejected`: the token APNs just refused with
-/// `ExpiredProviderToken` (nil for an ordinary call).
-public protocol ProviderTokenSource: Sendable {
-    func providerToken(rejected: String?) async throws -> ProviderToken
 }
 
 /// Mints provider tokens in one place and reuses them, as Apple requires: a new token at most every

@@ -155,21 +155,30 @@ public func runToCompletion(_ executable: String, _ arguments: [String], environ
     return (code, child.output)
 }
 
-/// The `alfred` executable that `swift build`/`swift test` built beside the test bundle.
+/// The executables `swift build`/`swift test` built beside the test bundle: `alfred`, `alfred-broker`,
+/// `alfred-key-service`, `alfred-attestor`, `alfred-dev`.
 public enum AlfredBinary {
-    public static var path: String {
-        get throws {
-            var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            // The test bundle is `.build/<triple>/debug/alfredPackageTests.xctest`; the executable sits beside it.
+    public static var path: String { get throws { try named("alfred") } }
+    public static var broker: String { get throws { try named("alfred-broker") } }
+    public static var keyService: String { get throws { try named("alfred-key-service") } }
+    public static var attestor: String { get throws { try named("alfred-attestor") } }
+    public static var dev: String { get throws { try named("alfred-dev") } }
+
+    public static func named(_ name: String) throws -> String {
+        // Beside the running executable (alfred-dev, alfred-bench), or beside the test bundle
+        // (`.build/<triple>/debug/alfredPackageTests.xctest`).
+        let running = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        for start in [running, CommandLine.arguments[0]] {
+            var directory = URL(fileURLWithPath: start).deletingLastPathComponent()
             for _ in 0..<3 {
-                let candidate = directory.appendingPathComponent("alfred").path
+                let candidate = directory.appendingPathComponent(name).path
                 if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
                 directory = directory.deletingLastPathComponent()
             }
-            let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent(".build/debug/alfred").path
-            if FileManager.default.isExecutableFile(atPath: fallback) { return fallback }
-            throw EmbeddedPostgresError("the alfred executable was not built; run `swift build` first")
         }
+        let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/debug/\(name)").path
+        if FileManager.default.isExecutableFile(atPath: fallback) { return fallback }
+        throw EmbeddedPostgresError("the \(name) executable was not built; run `swift build` first")
     }
 }

@@ -1,3 +1,5 @@
+import Attestation
+import KeyServiceClient
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,13 +1,13 @@
+import AlfredCore
+import Attestation
 import Crypto
 import Foundation
+import KeyServiceClient
 
-/// The key service's directory, made by `alfred keys init` (mode 0700, owned by the key service's
-/// OS user):
+/// The key service's directory, made by `alfred-key-service init` (mode 0700, owned by the key
+/// service's OS user):
 ///
 ///     attestation-root.pem         the pinned attestation root (public)
-///     attestation-authority.pem    the authority certificate the broker's evidence chains through
-///     attestation-authority.key    the authority's signing key (0600); in operation it is moved to,
-///                                  or chowned to, the broker's OS user: only the broker may read it
 ///     key-policy.json              attestation rules and key versions (see `KeyPolicy`)
 ///     keys/<id>.v<n>.key           key-encryption keys, 32 raw bytes each (0600)
 ///     audit.log                    one JSON line per decision (0600, append only)
@@ -17,8 +17,6 @@ public struct KeyDirectory: Sendable {
     public init(_ url: URL) { self.url = url }
 
     public var rootCertificate: URL { url.appendingPathComponent("attestation-root.pem") }
-    public var authorityCertificate: URL { url.appendingPathComponent("attestation-authority.pem") }
-    public var authorityKey: URL { url.appendingPathComponent("attestation-authority.key") }
     public var policy: URL { url.appendingPathComponent("key-policy.json") }
     public var keys: URL { url.appendingPathComponent("keys") }
     public var auditLog: URL { url.appendingPathComponent("audit.log") }
@@ -33,11 +31,13 @@ public struct KeyDirectory: Sendable {
     }
 
     /// Creates a key directory: a new local attestation PKI, version 1 of `keyID`, and a policy that
-    /// allows the `alfred-local` runtime with the measurement of `brokerExecutable`.
+    /// allows the `alfred-local` runtime with the measurement of `brokerExecutable`. The authority's
+    /// key goes to `attestorDirectory` (the attestor's, mode 0700), never into the key directory; with
+    /// no attestor directory it is not written at all (the caller keeps `authority`).
     /// Refuses a directory that exists and is not empty unless `force` (which destroys its keys:
     /// anything wrapped under them can no longer be decrypted).
     public static func initialize(at url: URL, brokerExecutable: URL, keyID: String = "kek-main",
-                                  authority: LocalAttestation.Authority? = nil,
+                                  authority: LocalAttestation.Authority? = nil, attestorDirectory: URL? = nil,
                                   force: Bool = false) throws -> Initialized {
         guard KeyPolicy.isValidKeyID(keyID) else {
             throw KeyConfigurationError("key id must be 1-64 letters, digits, '-' or '_'")
@@ -49,8 +49,7 @@ public struct KeyDirectory: Sendable {
                 throw KeyConfigurationError("\(url.path) exists and is not empty; pass --force to replace its keys "
                     + "(data wrapped under them can then no longer be decrypted)")
             }
-            for item in [directory.rootCertificate, directory.authorityCertificate, directory.authorityKey,
-                         directory.policy, directory.keys] {
+            for item in [directory.rootCertificate, directory.policy, directory.keys] {
                 try? FileManager.default.removeItem(at: item)
             }
         }
@@ -59,8 +58,6 @@ public struct KeyDirectory: Sendable {
 
         try PrivateFile.createDirectory(url)
         try PrivateFile.create(directory.rootCertificate, contents: Data(authority.rootPEM.utf8))
-        try PrivateFile.create(directory.authorityCertificate, contents: Data(authority.authorityPEM.utf8))
-        try PrivateFile.create(directory.authorityKey, contents: Data(authority.authorityKeyPEM.utf8))
         try PrivateFile.createDirectory(directory.keys)
         try KeyRing.write(SymmetricKey(size: .bits256), id: keyID, version: 1, to: directory.keys)
         let policy = KeyPolicy(
@@ -68,11 +65,19 @@ public struct KeyDirectory: Sendable {
                                            maxAgeSeconds: 300, maxFutureSeconds: 30, requirePublicKey: true),
             keys: [keyID: .init(active: 1, allowed: [1])])
         try PrivateFile.create(directory.policy, contents: try policy.encoded())
-        return Initialized(
-            directory: directory,
-            files: [directory.rootCertificate, directory.authorityCertificate, directory.authorityKey,
-                    directory.keys.appendingPathComponent("\(keyID).v1.key"), directory.policy],
-            keyID: keyID, measurement: measurement)
+        var files = [directory.rootCertificate, directory.keys.appendingPathComponent("\(keyID).v1.key"), directory.policy]
+        if let attestorDirectory {
+            let attestor = AttestorDirectory(attestorDirectory)
+            for item in [attestor.rootCertificate, attestor.authorityCertificate, attestor.authorityKey] {
+                if force { try? FileManager.default.removeItem(at: item) }
+            }
+            try PrivateFile.createDirectory(attestorDirectory)
+            try PrivateFile.create(attestor.rootCertificate, contents: Data(authority.rootPEM.utf8))
+            try PrivateFile.create(attestor.authorityCertificate, contents: Data(authority.authorityPEM.utf8))
+            try PrivateFile.create(attestor.authorityKey, contents: Data(authority.authorityKeyPEM.utf8))
+            files += [attestor.rootCertificate, attestor.authorityCertificate, attestor.authorityKey]
+        }
+        return Initialized(directory: directory, files: files, keyID: keyID, measurement: measurement)
     }
 
     /// Writes the next version of `keyID` and makes it active in the policy (the old versions stay

@@ -1,3 +1,5 @@
+import Attestation
+import KeyServiceClient
 import AlfredCore
 import Crypto
 import Foundation
@@ -135,16 +137,16 @@ final class KeyGate: Sendable {
             guard let evidence = Base64.decode(attestation) else { throw .badRequest("attestation is not base64") }
             // Checked before verification so a malformed request does not use up its nonce.
             if let wrappedKey, Base64.decode(wrappedKey) == nil { throw .badRequest("wrapped_key is not base64") }
-            // Before verification, for the audit record only: which build and runtime asked.
-            if let document = try? AttestationDocument(bytes: evidence) { Self.describe(document, into: &record) }
-
             let state = currentState()
+            // Before verification, for the audit record only: which build and runtime asked.
+            if let document = try? AttestationDocument(bytes: evidence) { Self.describe(document, runtime: state.verifier.runtime(of: document), into: &record) }
+
             let verified: VerifiedAttestation
             do {
                 verified = try state.verifier.verify(evidence, policy: state.policy.attestation, at: time,
                                                      nonce: { self.nonces.consume($0, now: time) })
             } catch { throw .denied(error) }
-            Self.describe(verified.document, into: &record)
+            Self.describe(verified.document, runtime: verified.runtime, into: &record)
             guard let recipient = verified.document.publicKey else {
                 // The policy requires a public key (checked at load), so the verifier already refused this.
                 throw .denied(AttestationError(.publicKeyMissing, "evidence carries no public key to encrypt the data key to"))
@@ -214,8 +216,8 @@ final class KeyGate: Sendable {
 
     // MARK: Pieces
 
-    private static func describe(_ document: AttestationDocument, into record: inout AuditRecord) {
-        record.runtime = AttestationVerifier.runtime(of: document)
+    private static func describe(_ document: AttestationDocument, runtime: String?, into record: inout AuditRecord) {
+        record.runtime = runtime ?? "unknown"
         record.pcr0Prefix = document.pcrs[0].map { String(AttestationVerifier.hex($0).prefix(16)) }
     }
 

@@ -1,3 +1,5 @@
+import Attestation
+import KeyServiceClient
 import Foundation
 
 /// The key service's rules, read from `key-policy.json`: the attestation rules (the same keys as

@@ -1,5 +1,7 @@
+import BrokerClient
+import LocalIPC
 import AlfredCore
-import APNs
+
 import Foundation
 import Logging
 import NIOCore

@@ -1,3 +1,5 @@
+import BrokerClient
+import LocalIPC
 import AlfredCore
 import AsyncHTTPClient
 import Foundation

@@ -1,7 +1,9 @@
 import AlfredCore
 import Crypto
 import Foundation
-import KeyService
+import Attestation
+import BrokerClient
+import KeyServiceClient
 import Logging
 import Metrics
 
@@ -281,7 +283,7 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
     private func withEvidence<T: Sendable>(_ body: ([UInt8]) async throws -> T) async throws -> T {
         do {
             let nonce = try await keys.nonce()
-            return try await body(try evidence.evidence(nonce: nonce))
+            return try await body(try await evidence.evidence(nonce: nonce))
         } catch let denied as KeyServiceDenied {
             Self.denials(denied.reason).increment()
             logger.error("key service denied this broker", metadata: ["alfred.reason": "\(denied.reason)"])
@@ -310,6 +312,10 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
         case let error as BrokerError: error
         case let error as KeyServiceError where error.isRetryable:
             .upstreamUnavailable("the key service is unreachable; try again later")
+        case let error as AttestorError where error.isRetryable || error.code == .unmeasurable:
+            .upstreamUnavailable("the attestor gave no evidence (\(error.code.rawValue)); try again later")
+        case let error as AttestorError:
+            .denied("the attestor refused this broker (\(error.code.rawValue)): check its --allow-uid")
         case is KeyServiceError:
             .internal("the key service refused the request as malformed (\(type(of: error)))")
         case is EnvelopeError:
@@ -327,31 +333,6 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
     static let refreshes = LabelledCounter(MetricName.oauthRefreshes, label: "result")
     static let connects = LabelledCounter(MetricName.oauthConnects, label: "result")
     static let denials = LabelledCounter(MetricName.brokerKeyDenials, label: "reason")
-}
-
-/// Attestation evidence for this process, carrying `recipientKey`'s public half.
-public protocol AttestationSource: Sendable {
-    var recipientKey: P384.KeyAgreement.PrivateKey { get }
-    func evidence(nonce: [UInt8]) throws -> [UInt8]
-}
-
-/// Evidence from Alfred's local attestation provider (see `LocalAttestation` for what it does and
-/// does not protect against). A Nitro enclave would ask its NSM device instead.
-public struct LocalAttestationSource: AttestationSource {
-    public let recipientKey = P384.KeyAgreement.PrivateKey()
-    let authority: LocalAttestation.Authority
-    /// PCR0, measured once at start-up like an enclave image at launch (hashing a large binary per
-    /// request would cost tens of milliseconds each time).
-    let measurement: [UInt8]
-
-    public init(authority: LocalAttestation.Authority, executable: URL = LocalAttestation.currentExecutable) throws {
-        self.authority = authority
-        measurement = try LocalAttestation.measure(executable)
-    }
-
-    public func evidence(nonce: [UInt8]) throws -> [UInt8] {
-        try authority.attest(measurement: measurement, publicKey: Array(recipientKey.publicKey.derRepresentation), nonce: nonce)
-    }
 }
 
 /// A counter family with one label whose values come from a small fixed set.

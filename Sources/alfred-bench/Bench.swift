@@ -29,6 +29,15 @@ func alfredExecutable(_ override: String?) throws -> String {
     return path
 }
 
+/// Another executable of the package (`alfred-broker`, `alfred-dev`, …), beside the `alfred` one in use.
+func siblingExecutable(_ name: String, of alfred: String) throws -> String {
+    let path = URL(fileURLWithPath: alfred).deletingLastPathComponent().appendingPathComponent(name).path
+    guard FileManager.default.isExecutableFile(atPath: path) else {
+        throw ValidationError("no \(name) executable at \(path); build it first: swift build -c release --product \(name)")
+    }
+    return path
+}
+
 struct QueueBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "queue", abstract: "Enqueue rate, drain throughput and start lateness.")
 

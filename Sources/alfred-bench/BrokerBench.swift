@@ -8,7 +8,7 @@ import Logging
 import PostgresNIO
 import StandIns
 import Store
-import TokenBroker
+import BrokerClient
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -100,6 +100,7 @@ struct BrokerStack {
     let cluster: EmbeddedPostgres
     let owner: DatabaseURL
     let keyService: ChildProcess
+    let attestor: ChildProcess
     let google: ChildProcess
     let googleBase: String
     let brokerSocket: String
@@ -117,20 +118,32 @@ struct BrokerStack {
         let keys = folder.appendingPathComponent("keys").path
         let keySocket = folder.appendingPathComponent("ks.sock").path
         let brokerSocket = folder.appendingPathComponent("broker.sock").path
-        let initialized = try await AlfredTesting.run(binary, ["keys", "init", "--dir", keys, "--broker-executable", binary])
-        guard initialized.code == 0 else { throw ValidationError("keys init failed: \(initialized.output)") }
-        let keyService = try ChildProcess(binary, ["keys", "serve", "--dir", keys, "--socket", keySocket, "--log-level", "error"])
+        let attestorDir = folder.appendingPathComponent("attestor").path
+        let attestorSocket = folder.appendingPathComponent("attestor.sock").path
+        let brokerBinary = try siblingExecutable("alfred-broker", of: binary)
+        let keyBinary = try siblingExecutable("alfred-key-service", of: binary)
+        let initialized = try await AlfredTesting.run(keyBinary, ["init", "--dir", keys, "--attestor-dir", attestorDir,
+                                                                  "--broker-executable", brokerBinary])
+        guard initialized.code == 0 else { throw ValidationError("alfred-key-service init failed: \(initialized.output)") }
+        let keyService = try ChildProcess(keyBinary, ["serve", "--dir", keys, "--socket", keySocket, "--log-level", "error"])
+        let attestor = try ChildProcess(try siblingExecutable("alfred-attestor", of: binary), [
+            "--dir", attestorDir, "--socket", attestorSocket, "--allow-uid", "\(getuid())", "--log-level", "error"])
         let port = try EmbeddedPostgres.freePort()
-        let google = try ChildProcess(binary, ["sandbox", "google", "--port", "\(port)", "--log-level", "error"])
-        try await waitFor { FileManager.default.fileExists(atPath: keySocket) && google.output.contains("google stand-in") }
+        let google = try ChildProcess(try siblingExecutable("alfred-dev", of: binary),
+                                      ["sandbox", "google", "--port", "\(port)", "--log-level", "error"])
+        try await waitFor {
+            FileManager.default.fileExists(atPath: keySocket) && FileManager.default.fileExists(atPath: attestorSocket)
+                && google.output.contains("google stand-in")
+        }
         let base = "http://127.0.0.1:\(port)"
         let environment = [
             "ALFRED_DATABASE_URL": brokerDB.secretString.unsafeValue, "ALFRED_BROKER_SOCKET": brokerSocket,
-            "ALFRED_KEY_SERVICE_SOCKET": keySocket, "ALFRED_ATTESTATION_DIR": keys, "GOOGLE_TOKEN_URL": base + "/token",
+            "ALFRED_KEY_SERVICE_SOCKET": keySocket, "ALFRED_ATTESTOR_SOCKET": attestorSocket, "GOOGLE_TOKEN_URL": base + "/token",
             "GOOGLE_REVOKE_URL": base + "/revoke", "GOOGLE_CLIENT_ID": "alfred-local.apps.googleusercontent.com",
             "GOOGLE_CLIENT_SECRET": "alfred-local-secret", "ALFRED_LOG_LEVEL": "error",
         ]
-        return BrokerStack(binary: binary, folder: folder, cluster: cluster, owner: owner, keyService: keyService, google: google,
+        return BrokerStack(binary: brokerBinary, folder: folder, cluster: cluster, owner: owner, keyService: keyService,
+                           attestor: attestor, google: google,
                            googleBase: base, brokerSocket: brokerSocket, environment: environment, logger: logger)
     }
 
@@ -144,13 +157,14 @@ struct BrokerStack {
 
     func startBroker() async throws -> ChildProcess {
         try? FileManager.default.removeItem(atPath: brokerSocket)
-        let broker = try ChildProcess(binary, ["broker"], environment: environment)
+        let broker = try ChildProcess(binary, [], environment: environment)
         try await Self.waitFor { FileManager.default.fileExists(atPath: brokerSocket) }
         return broker
     }
 
     func stop() {
         keyService.signal(SIGTERM)
+        attestor.signal(SIGTERM)
         google.signal(SIGTERM)
         cluster.stop()
         try? FileManager.default.removeItem(at: folder)

@@ -70,9 +70,9 @@ struct BurstBench: AsyncParsableCommand {
             try await TestDatabase.withClient(owner) { _ = try await $0.query("CREATE EXTENSION pg_stat_statements", logger: logger).collect() }
         }
         let googlePort = try EmbeddedPostgres.freePort(), apnsPort = try EmbeddedPostgres.freePort()
-        let google = try ChildProcess(binary, ["sandbox", "google", "--port", "\(googlePort)", "--scenario", scenario.path, "--log-level", "error"])
+        let google = try ChildProcess(try siblingExecutable("alfred-dev", of: binary), ["sandbox", "google", "--port", "\(googlePort)", "--scenario", scenario.path, "--log-level", "error"])
         defer { google.signal(SIGTERM) }
-        let apnsProcess = try ChildProcess(binary, [
+        let apnsProcess = try ChildProcess(try siblingExecutable("alfred-dev", of: binary), [
             "sandbox", "apns", "--port", "\(apnsPort)", "--team-id", Self.teamID, "--key", "\(Self.keyID)=\(keyFile)",
             "--ca-out", caFile, "--latency-ms", "\(latencyMs)", "--log-level", "error",
         ])

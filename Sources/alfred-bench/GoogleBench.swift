@@ -51,7 +51,7 @@ struct GoogleBench: AsyncParsableCommand {
         let owner = try await cluster.createDatabase("bench", logger: logger)
         try await TestDatabase.migrate(owner, logger: logger)
         let port = try EmbeddedPostgres.freePort()
-        let google = try ChildProcess(binary, ["sandbox", "google", "--port", "\(port)", "--scenario", scenario.path, "--log-level", "error"])
+        let google = try ChildProcess(try siblingExecutable("alfred-dev", of: binary), ["sandbox", "google", "--port", "\(port)", "--scenario", scenario.path, "--log-level", "error"])
         defer { google.signal(SIGTERM) }
         let deadline = ContinuousClock.now + .seconds(120)
         while !google.output.contains("google stand-in") {

@@ -6,7 +6,7 @@ import Logging
 import PostgresNIO
 import Privacy
 import Store
-import TokenBroker
+import BrokerClient
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif

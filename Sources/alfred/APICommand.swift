@@ -1,3 +1,4 @@
+import CommandSupport
 import AlfredCore
 import API
 import ArgumentParser
@@ -8,7 +9,7 @@ import Logging
 import PostgresNIO
 import ServiceLifecycle
 import Store
-import TokenBroker
+import BrokerClient
 
 /// `alfred api`: the HTTP API the iOS app talks to (sign-in, devices, preferences, audit, privacy,
 /// feedback), on its own database role (`alfred_api`). Stateless; run as many as needed.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import KeyService
+import Attestation
 
 struct AttestationCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

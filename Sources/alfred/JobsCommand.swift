@@ -1,3 +1,4 @@
+import CommandSupport
 import AlfredCore
 import ArgumentParser
 import Foundation

@@ -1,8 +1,9 @@
+import CommandSupport
 import AlfredCore
 import ArgumentParser
 import Assistant
 import Foundation
-import KeyService
+import AlfredCore
 import Privacy
 import Store
 

@@ -1,3 +1,4 @@
+import CommandSupport
 import AlfredCore
 import APNs
 import ArgumentParser
@@ -15,7 +16,7 @@ import Prometheus
 import ServiceLifecycle
 import Store
 import Telemetry
-import TokenBroker
+import BrokerClient
 
 struct WorkerOptions: ParsableArguments {
     @Option(help: "Jobs run at once per queue.") var concurrency = 32

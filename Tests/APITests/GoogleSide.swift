@@ -9,6 +9,9 @@ import PostgresNIO
 import ServiceLifecycle
 import StandIns
 import Store
+import Attestation
+import BrokerClient
+import KeyServiceClient
 import TokenBroker
 
 /// What Google connect needs besides the API, each on its real socket: the Google stand-in (with a
@@ -95,7 +98,7 @@ struct GoogleSide: Sendable {
                 connectors: PostgresConnectorStore(client: pool, logger: logger),
                 keys: KeyServiceClient(socketPath: keySocket, timeout: .seconds(60)),
                 google: GoogleOAuthClient(configuration: oauth, http: HTTPClient.shared, logger: logger),
-                evidence: try LocalAttestationSource(authority: authority, executable: executable), logger: logger,
+                evidence: try AuthoritySignedEvidence(authority: authority, executable: executable), logger: logger,
                 now: brokerClock.nowDate)
             let brokerListening = AsyncStream<Void>.makeStream()
             let server = BrokerServer(configuration: .init(socketPath: brokerSocket), handler: handler, logger: logger,

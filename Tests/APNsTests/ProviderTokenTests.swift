@@ -1,3 +1,4 @@
+import AlfredCore
 import AlfredTesting
 import APNs
 import Crypto

@@ -5,14 +5,14 @@ import Testing
 import Glibc
 #endif
 
-/// The README's run command, end to end: `alfred dev` starts the API, key service, broker and worker
+/// The README's run command, end to end: `alfred-dev` starts the API, key service, attestor, broker and worker
 /// processes and the stand-ins; the demo user signs in, sets preferences and registers an iPhone through the API; a calendar event becomes a reminder at its minute, the APNs stand-in
 /// accepts it, and the worker's lateness histogram has it. Ctrl-C stops everything cleanly.
 @Suite(.timeLimit(.minutes(10))) struct DevCommandTests {
     @Test func aCalendarEventBecomesAPushAtItsMinuteWithLatenessInTheHistogram() async throws {
         let port = try EmbeddedPostgres.freePort()
-        let dev = try ChildProcess(AlfredBinary.path, [
-            "dev", "--first-meeting-in", "75", "--metrics-port", "\(port)", "--api-port", "\(try EmbeddedPostgres.freePort())",
+        let dev = try ChildProcess(AlfredBinary.dev, [
+            "--first-meeting-in", "75", "--metrics-port", "\(port)", "--api-port", "\(try EmbeddedPostgres.freePort())",
             "--apple-port", "\(try EmbeddedPostgres.freePort())", "--delete-all-after", "75",
         ])
         do {

@@ -16,10 +16,10 @@ import Glibc
         defer { try? FileManager.default.removeItem(at: folder) }
         let keys = folder.appendingPathComponent("keys").path
         let socket = folder.appendingPathComponent("ks.sock").path
-        let initialized = try await run(AlfredBinary.path, ["keys", "init", "--dir", keys])
+        let initialized = try await run(AlfredBinary.keyService, ["init", "--dir", keys, "--attestor-dir", folder.appendingPathComponent("attestor").path])
         #expect(initialized.code == 0, "\(initialized.output)")
         let port = try EmbeddedPostgres.freePort()
-        let service = try ChildProcess(AlfredBinary.path, ["keys", "serve", "--dir", keys, "--socket", socket, "--metrics-port", "\(port)"])
+        let service = try ChildProcess(AlfredBinary.keyService, ["serve", "--dir", keys, "--socket", socket, "--metrics-port", "\(port)"])
         defer { service.signal(SIGTERM) }
         #expect(try await eventually { FileManager.default.fileExists(atPath: socket) }, "\(service.output)")
 

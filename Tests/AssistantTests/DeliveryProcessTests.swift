@@ -8,6 +8,9 @@ import Logging
 import PostgresNIO
 import ServiceLifecycle
 import Testing
+import Attestation
+import BrokerClient
+import KeyServiceClient
 import TokenBroker
 #if canImport(Glibc)
 import Glibc

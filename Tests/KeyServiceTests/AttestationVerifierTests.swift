@@ -1,7 +1,9 @@
 import AlfredTesting
 import Foundation
 import Testing
+@testable import Attestation
 @testable import KeyService
+@testable import KeyServiceClient
 
 /// The verifier against genuine AWS Nitro attestation documents (../shared/testdata/nitro) and the
 /// negative variants derived from them.
@@ -26,7 +28,7 @@ import Testing
     static let prodPCR0 = "a6cdfede5b1e7950de33218995add7d8f1f6e059c9cccd204316e69feaa2ce54f6f9ff6f5992db0f1ca6135f9b095b85"
 
     @Test func rootIsPinnedByTheFingerprintAWSPublishes() throws {
-        #expect(try Self.verifier().trustedRoots == ["641a0321a3e244efe456463195d606317ed7cdcc3c1756e09893f3c68f79bb5b"])
+        #expect(try Self.verifier().trustedRoots == ["641a0321a3e244efe456463195d606317ed7cdcc3c1756e09893f3c68f79bb5b": "aws-nitro"])
     }
 
     @Test(arguments: [

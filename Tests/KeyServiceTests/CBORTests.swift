@@ -1,5 +1,7 @@
 import Testing
+@testable import Attestation
 @testable import KeyService
+@testable import KeyServiceClient
 
 @Suite(.timeLimit(.minutes(5))) struct CBORTests {
     @Test(arguments: [

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
+import AlfredCore
+@testable import Attestation
 @testable import KeyService
+@testable import KeyServiceClient
 
 @Suite(.timeLimit(.minutes(5))) struct KeyPolicyTests {
     static let pcr0 = String(repeating: "ab", count: 48)
@@ -56,11 +59,16 @@ import Testing
         defer { try? FileManager.default.removeItem(at: executable) }
         try Data("broker".utf8).write(to: executable)
 
-        let created = try KeyDirectory.initialize(at: folder, brokerExecutable: executable)
+        let attestorFolder = folder.appendingPathComponent("attestor")
+        let created = try KeyDirectory.initialize(at: folder, brokerExecutable: executable, attestorDirectory: attestorFolder)
         let directory = created.directory
         let mode = { (url: URL) in try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int }
         #expect(try mode(folder) == 0o700)
-        #expect(try mode(directory.authorityKey) == 0o600)
+        #expect(try mode(attestorFolder) == 0o700)
+        // The authority's key is the attestor's alone: never in the key service's directory.
+        #expect(try mode(AttestorDirectory(attestorFolder).authorityKey) == 0o600)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("attestation-authority.key").path))
+        _ = try AttestorDirectory(attestorFolder).loadAuthority()
         #expect(try mode(directory.keys.appendingPathComponent("kek-main.v1.key")) == 0o600)
         #expect(created.files.allSatisfy { FileManager.default.fileExists(atPath: $0.path) })
         let policy = try KeyPolicy.load(from: directory.policy)

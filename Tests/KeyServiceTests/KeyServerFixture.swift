@@ -4,7 +4,10 @@ import Crypto
 import Foundation
 import Logging
 import Testing
+import AlfredCore
+@testable import Attestation
 @testable import KeyService
+@testable import KeyServiceClient
 
 /// A key directory in a private temp folder, a local attestation authority, a stand-in "broker
 /// executable" and the broker's ephemeral key; runs a real `KeyServer` on a Unix socket there.

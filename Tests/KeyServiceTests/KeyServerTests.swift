@@ -2,7 +2,10 @@ import AlfredTesting
 import Crypto
 import Foundation
 import Testing
+import AlfredCore
+@testable import Attestation
 @testable import KeyService
+@testable import KeyServiceClient
 
 /// The key service over its real socket, with the real client: it releases a data key only when
 /// every rule passes, and only encrypted to the key in the evidence.

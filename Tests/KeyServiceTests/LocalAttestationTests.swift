@@ -1,7 +1,9 @@
 import Crypto
 import Foundation
 import Testing
+@testable import Attestation
 @testable import KeyService
+@testable import KeyServiceClient
 
 /// Evidence from the local provider passes the same verifier as AWS's, and measures the executable.
 @Suite(.timeLimit(.minutes(5))) struct LocalAttestationTests {

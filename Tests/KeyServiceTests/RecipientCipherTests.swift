@@ -1,7 +1,9 @@
 import Crypto
 import Foundation
 import Testing
+@testable import Attestation
 @testable import KeyService
+@testable import KeyServiceClient
 
 @Suite(.timeLimit(.minutes(5))) struct RecipientCipherTests {
     @Test func onlyTheHolderOfThePrivateKeyRecoversTheDataKey() throws {

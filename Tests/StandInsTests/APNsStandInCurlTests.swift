@@ -134,7 +134,7 @@ private typealias AH = APNsHarness
             let keyFile = directory.appendingPathComponent("AuthKey.p8").path
             let caFile = directory.appendingPathComponent("ca.pem").path
             try AH.signingKey.pemRepresentation.write(toFile: keyFile, atomically: true, encoding: .utf8)
-            let alfred = try AlfredTesting.ChildProcess(try AlfredBinary.path, [
+            let alfred = try AlfredTesting.ChildProcess(try AlfredBinary.dev, [
                 "sandbox", "apns", "--team-id", AH.teamID, "--key", "\(AH.keyID)=\(keyFile)", "--ca-out", caFile,
                 "--device", AH.device, "--port", "0", "--log-level", "warning",
             ])

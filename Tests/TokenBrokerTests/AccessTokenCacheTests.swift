@@ -3,6 +3,10 @@ import AlfredTesting
 import Foundation
 import Synchronization
 import Testing
+@testable import BrokerClient
+import Attestation
+import KeyServiceClient
+import LocalIPC
 @testable import TokenBroker
 
 /// The broker's access-token cache on its own: no Postgres, no broker, time from a manual clock.

@@ -3,6 +3,10 @@ import AlfredTesting
 import Foundation
 import StandIns
 import Testing
+@testable import BrokerClient
+import Attestation
+import KeyServiceClient
+import LocalIPC
 @testable import TokenBroker
 
 /// The broker's time comes from its injected clocks: wall time (`now`) decides token expiry and the

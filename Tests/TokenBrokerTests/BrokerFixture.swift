@@ -4,6 +4,10 @@ import Foundation
 import NIOCore
 import NIOPosix
 import Synchronization
+@testable import BrokerClient
+import Attestation
+import KeyServiceClient
+import LocalIPC
 import TokenBroker
 
 /// Stands in for the token logic: answers from fixed rules so tests can reach every outcome.

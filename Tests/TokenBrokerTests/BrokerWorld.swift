@@ -11,6 +11,10 @@ import ServiceLifecycle
 import StandIns
 import Store
 import Synchronization
+@testable import BrokerClient
+import Attestation
+import KeyServiceClient
+import LocalIPC
 @testable import TokenBroker
 
 /// Everything the broker talks to, for real: a Postgres database (the broker connects as its own
@@ -134,7 +138,7 @@ struct BrokerWorld: Sendable {
                 connectors: PostgresConnectorStore(client: pool, logger: logger),
                 keys: KeyServiceClient(socketPath: keySocket ?? world.keySocket, timeout: keyTimeout),
                 google: oauth,
-                evidence: try! LocalAttestationSource(authority: world.authority, executable: world.executable),
+                evidence: try! AuthoritySignedEvidence(authority: world.authority, executable: world.executable),
                 logger: logger, now: world.clock.nowDate, clock: clock)
         }
 

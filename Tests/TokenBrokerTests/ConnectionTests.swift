@@ -2,6 +2,10 @@ import AlfredCore
 import AlfredTesting
 import Foundation
 import Testing
+@testable import BrokerClient
+import Attestation
+import KeyServiceClient
+import LocalIPC
 import TokenBroker
 
 @Suite(.timeLimit(.minutes(5))) struct ConnectionTests {

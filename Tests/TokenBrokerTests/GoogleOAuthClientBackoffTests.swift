@@ -5,6 +5,10 @@ import Foundation
 import Logging
 import StandIns
 import Testing
+@testable import BrokerClient
+import Attestation
+import KeyServiceClient
+import LocalIPC
 @testable import TokenBroker
 
 /// The OAuth client's retries against the Google stand-in, with its backoff on a manual clock: what

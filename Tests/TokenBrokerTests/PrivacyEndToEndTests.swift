@@ -7,6 +7,10 @@ import PostgresNIO
 import StandIns
 import Store
 import Testing
+@testable import BrokerClient
+import Attestation
+import KeyServiceClient
+import LocalIPC
 import TokenBroker
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,9 @@
 import Foundation
 import Testing
+@testable import BrokerClient
+import Attestation
+import KeyServiceClient
+import LocalIPC
 import TokenBroker
 
 @Suite(.timeLimit(.minutes(5))) struct ProtocolErrorTests {

@@ -1,6 +1,10 @@
 import AlfredTesting
 import Foundation
 import Testing
+@testable import BrokerClient
+import Attestation
+import KeyServiceClient
+import LocalIPC
 import TokenBroker
 
 /// Seeded, reproducible abuse of the socket: every frame is answered or the connection is closed

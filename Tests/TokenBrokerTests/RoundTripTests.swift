@@ -1,6 +1,10 @@
 import AlfredCore
 import Foundation
 import Testing
+@testable import BrokerClient
+import Attestation
+import KeyServiceClient
+import LocalIPC
 import TokenBroker
 
 @Suite(.timeLimit(.minutes(5))) struct RoundTripTests {

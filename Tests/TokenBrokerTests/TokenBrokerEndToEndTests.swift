@@ -8,6 +8,10 @@ import PostgresNIO
 import StandIns
 import Store
 import Testing
+@testable import BrokerClient
+import Attestation
+import KeyServiceClient
+import LocalIPC
 @testable import TokenBroker
 
 /// The broker against real Postgres, the real key service and the Google stand-in, over its socket.

@@ -1,3 +1,4 @@
+import LocalIPC
 import Foundation
 import NIOCore
 import NIOPosix

@@ -39,11 +39,11 @@ private struct LinuxPeerCredentials: Sendable {
 #endif
 
 extension PeerCredentials {
-    struct Unavailable: Error {}
+    package struct Unavailable: Error {}
 
     /// Reads the peer of an accepted Unix-domain connection (SO_PEERCRED on Linux,
     /// LOCAL_PEERCRED on Darwin) through NIO's socket option access.
-    static func of(_ channel: any Channel) async throws -> PeerCredentials {
+    package static func of(_ channel: any Channel) async throws -> PeerCredentials {
         guard let socket = channel as? any SocketOptionProvider else { throw Unavailable() }
         #if os(Linux) || os(Android)
         let raw: LinuxPeerCredentials = try await socket.unsafeGetSocketOption(

@@ -10,38 +10,38 @@ import Darwin
 /// write followed by a chmod).
 public enum PrivateFile {
     /// Creates `url`, failing if it exists.
-    public static func create(_ url: URL, contents: Data) throws(KeyConfigurationError) {
+    public static func create(_ url: URL, contents: Data) throws(PrivateFileError) {
         try store(contents, to: url.path, flags: O_CREAT | O_EXCL)
     }
 
     /// Replaces `url` atomically (temporary file, fsync, rename), so a reader sees the old or the
     /// new contents and never half a file.
-    static func replace(_ url: URL, contents: Data) throws(KeyConfigurationError) {
+    public static func replace(_ url: URL, contents: Data) throws(PrivateFileError) {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         try store(contents, to: temporary.path, flags: O_CREAT | O_EXCL)
         guard rename(temporary.path, url.path) == 0 else {
             let code = errno
             unlink(temporary.path)
-            throw KeyConfigurationError("cannot replace \(url.path): \(String(cString: strerror(code)))")
+            throw PrivateFileError("cannot replace \(url.path): \(String(cString: strerror(code)))")
         }
     }
 
     /// Creates a directory with mode 0700 (the mode is set explicitly, whatever the umask).
-    static func createDirectory(_ url: URL) throws(KeyConfigurationError) {
+    public static func createDirectory(_ url: URL) throws(PrivateFileError) {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
-            throw KeyConfigurationError("cannot create directory \(url.path)")
+            throw PrivateFileError("cannot create directory \(url.path)")
         }
         guard chmod(url.path, 0o700) == 0 else {
-            throw KeyConfigurationError("cannot make \(url.path) private: \(String(cString: strerror(errno)))")
+            throw PrivateFileError("cannot make \(url.path) private: \(String(cString: strerror(errno)))")
         }
     }
 
-    private static func store(_ contents: Data, to path: String, flags: Int32) throws(KeyConfigurationError) {
+    private static func store(_ contents: Data, to path: String, flags: Int32) throws(PrivateFileError) {
         let descriptor = open(path, O_WRONLY | O_CLOEXEC | flags, 0o600)
         guard descriptor >= 0 else {
-            throw KeyConfigurationError("cannot create \(path): \(String(cString: strerror(errno)))")
+            throw PrivateFileError("cannot create \(path): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
         let failure: Int32? = contents.withUnsafeBytes { buffer -> Int32? in
@@ -58,7 +58,13 @@ public enum PrivateFile {
         }
         if let failure {
             unlink(path)
-            throw KeyConfigurationError("cannot write \(path): \(String(cString: strerror(failure)))")
+            throw PrivateFileError("cannot write \(path): \(String(cString: strerror(failure)))")
         }
     }
+}
+
+/// A private file or directory could not be made; the message names the path and the reason.
+public struct PrivateFileError: Error, CustomStringConvertible, Sendable, Equatable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

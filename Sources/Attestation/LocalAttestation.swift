@@ -6,17 +6,18 @@ import X509
 /// Alfred's local attestation provider, for machines without an enclave.
 ///
 /// It produces documents in the Nitro format, verified by the same `AttestationVerifier` as real
-/// ones: PCR0 is the SHA-384 of the broker's own executable file, the document is signed (ES384) by a
-/// fresh three-hour leaf certificate, issued by a local *attestation authority* (standing in for the
-/// Nitro hypervisor's PKI), itself issued by a local root that the key service pins.
+/// ones: PCR0 is the SHA-384 of the attested process's executable file, PCR3 a hash of its OS user,
+/// and the document is signed (ES384) by a fresh three-hour leaf certificate, issued by a local
+/// *attestation authority* (standing in for the Nitro hypervisor's PKI), itself issued by a local
+/// root that the key service pins.
 ///
-/// What it protects against: a different or modified broker binary (its measurement changes and the
-/// key service denies it); replayed or stale evidence (nonce, timestamp); a process without the
-/// authority key (it cannot produce a valid chain). What it does NOT protect against: anyone who can
-/// read the authority key file (root, or the broker's OS user) can sign evidence for any
-/// measurement, and nothing isolates the broker's memory from the host. A real enclave moves the
-/// authority key into hardware; with Nitro the key service trusts AWS's root instead, and nothing
-/// else in the design changes.
+/// Only the attestor (`alfred-attestor`, its own OS user) holds the authority key. It measures the
+/// process that asks, from the kernel's view (peer credentials, then `/proc/<pid>/exe`), never from
+/// what the caller says. So a modified broker binary gets a different PCR0 and is denied; replayed
+/// or stale evidence fails the nonce and timestamp checks; a process without the authority key
+/// cannot produce a valid chain. What it does NOT protect against: root on the host, which can read
+/// the authority key or the broker's memory. A real enclave moves both into hardware; with Nitro
+/// the key service trusts AWS's root instead, and nothing else in the design changes.
 public enum LocalAttestation {
     public static let moduleIDPrefix = "alfred-local:"
 
@@ -95,11 +96,12 @@ public enum LocalAttestation {
         }
 
         /// Evidence with a measurement taken earlier — as an enclave's PCR0 is measured once, at launch.
+        /// `uid` (the attested process's OS user) goes into PCR3; `pid` into the module id.
         public func attest(measurement: [UInt8], publicKey: [UInt8]?, nonce: [UInt8]?, userData: [UInt8]? = nil,
-                           now: Date = Date()) throws -> [UInt8] {
+                           uid: UInt32? = nil, pid: Int32 = getpid(), now: Date = Date()) throws -> [UInt8] {
             let leafKey = P384.Signing.PrivateKey()
             let authority = try Certificate(derEncoded: authorityDER)
-            let moduleID = LocalAttestation.moduleIDPrefix + (ProcessInfo.processInfo.hostName) + ":\(getpid())"
+            let moduleID = LocalAttestation.moduleIDPrefix + (ProcessInfo.processInfo.hostName) + ":\(pid)"
             let leaf = try Certificate(
                 version: .v3, serialNumber: .init(), publicKey: .init(leafKey.publicKey),
                 notValidBefore: now.addingTimeInterval(-5), notValidAfter: now.addingTimeInterval(3 * 3600),
@@ -113,6 +115,7 @@ public enum LocalAttestation {
                 issuerPrivateKey: .init(authorityKey))
             var pcrs: [CBORPair] = (0..<16).map { CBORPair(key: .unsigned(UInt64($0)), value: .bytes(Array(repeating: 0, count: 48))) }
             pcrs[0] = CBORPair(key: .unsigned(0), value: .bytes(measurement))
+            if let uid { pcrs[3] = CBORPair(key: .unsigned(3), value: .bytes(LocalAttestation.userMeasurement(uid: uid))) }
             let optional = { (value: [UInt8]?) in value.map(CBOR.bytes) ?? .null }
             let payload = CBOR.map([
                 CBORPair(key: .text("module_id"), value: .text(moduleID)),
@@ -147,6 +150,12 @@ public enum LocalAttestation {
         var hash = SHA384()
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(data: chunk) }
         return Array(hash.finalize())
+    }
+
+    /// PCR3 of the local provider: SHA-384 of `alfred-os-user:<uid>`, the OS user the attested process
+    /// runs as (where Nitro puts the hash of the instance's IAM role). A policy may pin it.
+    public static func userMeasurement(uid: UInt32) -> [UInt8] {
+        Array(SHA384.hash(data: Data("alfred-os-user:\(uid)".utf8)))
     }
 
     /// The running process's own executable.

@@ -291,10 +291,10 @@ extension KeyedDecodingContainer where Key == WireKey {
 }
 
 /// Reads only the id of a request that failed to decode, so its error can still be matched.
-struct RequestIDProbe: Decodable {
-    let id: String?
+package struct RequestIDProbe: Decodable {
+    package let id: String?
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: WireKey.self)
         id = try? container.decode(String.self, forKey: .id)
     }

@@ -6,18 +6,20 @@ import PostgresNIO
 import Store
 
 /// Options every database command shares. Each flag falls back to an environment variable.
-struct DatabaseOptions: ParsableArguments {
+public struct DatabaseOptions: ParsableArguments {
+    public init() {}
+
     @Option(name: .customLong("database-url"),
             help: "Postgres URL, postgres://user:password@host:5432/db (env: ALFRED_DATABASE_URL).")
-    var databaseURL: String?
+    public var databaseURL: String?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error (env: ALFRED_LOG_LEVEL).")
-    var logLevel: String?
+    public var logLevel: String?
 
-    func database() throws -> DatabaseURL {
+    public func database() throws -> DatabaseURL {
         guard let string = databaseURL ?? ProcessInfo.processInfo.environment["ALFRED_DATABASE_URL"] else {
             throw ValidationError("no database: pass --database-url or set ALFRED_DATABASE_URL "
-                + "(or run `alfred dev` for a private one)")
+                + "(or run `alfred-dev` for a private one)")
         }
         do {
             return try DatabaseURL(string)
@@ -26,16 +28,16 @@ struct DatabaseOptions: ParsableArguments {
         }
     }
 
-    func bootstrapLogging() -> Logger {
-        Logging.bootstrapOnce(level: logLevel ?? ProcessInfo.processInfo.environment["ALFRED_LOG_LEVEL"])
+    public func bootstrapLogging() -> Logger {
+        AlfredLogging.bootstrapOnce(level: logLevel ?? ProcessInfo.processInfo.environment["ALFRED_LOG_LEVEL"])
     }
 }
 
-enum Logging {
+public enum AlfredLogging {
     nonisolated(unsafe) private static var done = false
 
     /// Logs go to stderr; output meant for people or scripts goes to stdout.
-    static func bootstrapOnce(level: String?) -> Logger {
+    public static func bootstrapOnce(level: String?) -> Logger {
         let level = level.flatMap(Logger.Level.init(rawValue:)) ?? .info
         if !done {
             done = true
@@ -52,17 +54,19 @@ enum Logging {
 }
 
 /// The migrations directory: `--migrations`, else ALFRED_MIGRATIONS, else ./migrations.
-struct MigrationsOption: ParsableArguments {
-    @Option(help: "Directory of NNNN_name.sql migrations (env: ALFRED_MIGRATIONS; default ./migrations).")
-    var migrations: String?
+public struct MigrationsOption: ParsableArguments {
+    public init() {}
 
-    var directory: URL {
+    @Option(help: "Directory of NNNN_name.sql migrations (env: ALFRED_MIGRATIONS; default ./migrations).")
+    public var migrations: String?
+
+    public var directory: URL {
         URL(fileURLWithPath: migrations ?? ProcessInfo.processInfo.environment["ALFRED_MIGRATIONS"] ?? "migrations")
     }
 }
 
 /// Runs `body` with a started PostgresClient, then shuts it down.
-func withPostgres<T: Sendable>(_ url: DatabaseURL, logger: Logger, maxConnections: Int = 4,
+public func withPostgres<T: Sendable>(_ url: DatabaseURL, logger: Logger, maxConnections: Int = 4,
                                _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
     var quiet = logger
     quiet.logLevel = max(logger.logLevel, .error)  // one-shot commands: errors surface as thrown errors

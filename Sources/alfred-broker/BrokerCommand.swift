@@ -2,8 +2,11 @@ import AlfredCore
 import APNs
 import ArgumentParser
 import AsyncHTTPClient
+import Attestation
+import BrokerClient
+import CommandSupport
 import Foundation
-import KeyService
+import KeyServiceClient
 import Logging
 import Metrics
 import PostgresNIO
@@ -11,18 +14,22 @@ import ServiceLifecycle
 import Store
 import TokenBroker
 
-/// `alfred broker`: the token broker process. It alone decrypts refresh tokens and calls Google's
-/// token endpoints; workers reach it on a 0600 Unix socket and get access tokens only.
+/// `alfred-broker`: the token broker process, its own executable (the key service allows exactly this
+/// file's measurement). It alone decrypts refresh tokens and calls Google's token endpoints; workers
+/// reach it on a 0600 Unix socket and get access tokens only.
+@main
 struct BrokerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "broker",
+        commandName: "alfred-broker",
         abstract: "Run the token broker on a Unix socket (its own database role: alfred_broker).")
+
+    static func main() async { await CommandEntry.main(BrokerCommand.self) }
 
     @OptionGroup var database: DatabaseOptions
     @Option(help: "Socket workers connect to (env: ALFRED_BROKER_SOCKET).") var socket: String?
     @Option(help: "The key service's socket (env: ALFRED_KEY_SERVICE_SOCKET).") var keyService: String?
-    @Option(help: "Directory with attestation-root.pem, attestation-authority.pem and attestation-authority.key (env: ALFRED_ATTESTATION_DIR).")
-    var attestationDir: String?
+    @Option(help: "The attestor's socket (env: ALFRED_ATTESTOR_SOCKET): it measures this process and signs the evidence the key service checks.")
+    var attestorSocket: String?
     @Option(help: "Google token endpoint (env: GOOGLE_TOKEN_URL).") var googleTokenURL: String?
     @Option(help: "Google revoke endpoint (env: GOOGLE_REVOKE_URL).") var googleRevokeURL: String?
     @Option(help: "OAuth client id (env: GOOGLE_CLIENT_ID). The secret comes only from GOOGLE_CLIENT_SECRET.") var googleClientID: String?
@@ -48,15 +55,7 @@ struct BrokerCommand: AsyncParsableCommand {
             }
             return value
         }
-        let directory = URL(fileURLWithPath: try setting(attestationDir, "ALFRED_ATTESTATION_DIR"))
-        let keys = KeyDirectory(directory)
-        let authority: LocalAttestation.Authority
-        do {
-            authority = try LocalAttestation.Authority(rootPEMFile: keys.rootCertificate, authorityPEMFile: keys.authorityCertificate,
-                                                       authorityKeyFile: keys.authorityKey)
-        } catch {
-            throw ValidationError("cannot load the attestation authority from \(directory.path) (run `alfred keys init` first): \(error)")
-        }
+        let attestor = AttestorClient(socketPath: try setting(attestorSocket, "ALFRED_ATTESTOR_SOCKET"))
         let secret = try setting(nil, "GOOGLE_CLIENT_SECRET")
         var oauth = GoogleOAuthClient.Configuration(
             tokenURL: try setting(googleTokenURL, "GOOGLE_TOKEN_URL", "https://oauth2.googleapis.com/token"),
@@ -74,7 +73,7 @@ struct BrokerCommand: AsyncParsableCommand {
             connectors: PostgresConnectorStore(client: pool, logger: logger),
             keys: KeyServiceClient(socketPath: keySocket),
             google: GoogleOAuthClient(configuration: oauth, http: HTTPClient.shared, logger: logger),
-            evidence: try LocalAttestationSource(authority: authority),
+            evidence: attestor,
             logger: logger)
         var configuration = BrokerServer<GoogleTokenBroker>.Configuration(socketPath: socketPath)
         if !allowedUIDs.isEmpty { configuration.allowedUIDs = Set(allowedUIDs) }

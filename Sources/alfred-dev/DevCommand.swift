@@ -5,14 +5,14 @@ import Assistant
 import AsyncHTTPClient
 import Crypto
 import Foundation
-import KeyService
+import CommandSupport
 import Logging
 import PostgresNIO
 import Synchronization
 import ServiceLifecycle
 import StandIns
 import Store
-import TokenBroker
+import BrokerClient
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,7 +24,7 @@ import Glibc
 /// with its lateness. Ctrl-C stops everything and removes the cluster and the temp directory.
 struct DevCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "dev",
+        commandName: "run",
         abstract: "Run everything on a private Postgres with the Google and APNs stand-ins and a demo user (Ctrl-C stops and removes it).")
 
     @Option(help: "Log level of the child processes (their logs go to files in the temp directory).") var logLevel = "info"
@@ -36,7 +36,7 @@ struct DevCommand: AsyncParsableCommand {
     @OptionGroup var migrations: MigrationsOption
 
     func run() async throws {
-        let logger = Logging.bootstrapOnce(level: "warning")
+        let logger = AlfredLogging.bootstrapOnce(level: "warning")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("alfred-dev-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         print("starting a private PostgreSQL cluster…")
@@ -187,8 +187,9 @@ struct DevConductor: Service {
     }
 
     private func conduct(_ group: Children) async throws {
-        let binary = Self.executable()
-        func start(_ name: String, _ arguments: [String], _ environment: [String: String] = [:]) throws -> ChildProcess {
+        let alfred = try Self.executable("alfred"), brokerBinary = try Self.executable("alfred-broker")
+        let keyService = try Self.executable("alfred-key-service"), attestor = try Self.executable("alfred-attestor")
+        func start(_ name: String, _ binary: String, _ arguments: [String], _ environment: [String: String] = [:]) throws -> ChildProcess {
             var env = environment
             env["ALFRED_LOG_LEVEL"] = demo.logLevel
             let child = try ChildProcess(binary, arguments, environment: env, outputPath: demo.path("\(name).log"))
@@ -196,11 +197,16 @@ struct DevConductor: Service {
             return child
         }
 
-        // Key service: the attestation-gated keeper of the key that wraps refresh tokens.
-        let keysDir = demo.path("keys")
-        let initialized = try await AlfredTesting.run(binary, ["keys", "init", "--dir", keysDir, "--broker-executable", binary])
-        guard initialized.code == 0 else { throw ValidationError("alfred keys init failed:\n\(initialized.output)") }
-        _ = try start("keys", ["keys", "serve", "--dir", keysDir, "--socket", demo.path("keys.sock")])
+        // Key service: the attestation-gated keeper of the key that wraps refresh tokens. It allows
+        // the alfred-broker executable's measurement; the attestor, alone holding the authority key,
+        // measures the broker process and signs its evidence.
+        let keysDir = demo.path("keys"), attestorDir = demo.path("attestor")
+        let initialized = try await AlfredTesting.run(keyService, ["init", "--dir", keysDir, "--attestor-dir", attestorDir,
+                                                                   "--broker-executable", brokerBinary])
+        guard initialized.code == 0 else { throw ValidationError("alfred-key-service init failed:\n\(initialized.output)") }
+        _ = try start("keys", keyService, ["serve", "--dir", keysDir, "--socket", demo.path("keys.sock")])
+        _ = try start("attestor", attestor, ["--dir", attestorDir, "--socket", demo.path("attestor.sock"),
+                                             "--allow-uid", "\(getuid())"])
 
         // APNs stand-in's CA and the provider's signing key (Apple's .p8 format).
         try demo.tls.caCertificatePEM.write(toFile: demo.path("apns-ca.pem"), atomically: true, encoding: .utf8)
@@ -212,9 +218,9 @@ struct DevConductor: Service {
         var brokerURL = demo.database
         brokerURL.username = "alfred_broker"
         let brokerSocket = demo.path("broker.sock")
-        let broker = try start("broker", ["broker"], [
+        let broker = try start("broker", brokerBinary, [], [
             "ALFRED_DATABASE_URL": brokerURL.secretString.unsafeValue, "ALFRED_BROKER_SOCKET": brokerSocket,
-            "ALFRED_KEY_SERVICE_SOCKET": demo.path("keys.sock"), "ALFRED_ATTESTATION_DIR": keysDir,
+            "ALFRED_KEY_SERVICE_SOCKET": demo.path("keys.sock"), "ALFRED_ATTESTOR_SOCKET": demo.path("attestor.sock"),
             "GOOGLE_CLIENT_ID": DevDemo.clientID, "GOOGLE_CLIENT_SECRET": DevDemo.clientSecret, "GOOGLE_IOS_CLIENT_ID": DevDemo.iosClientID,
             "GOOGLE_TOKEN_URL": endpoints.tokenURL, "GOOGLE_REVOKE_URL": endpoints.revokeURL,
             "APNS_KEY_FILE": demo.path("apns.p8"), "APNS_KEY_ID": DevDemo.keyID, "APNS_TEAM_ID": DevDemo.teamID,
@@ -231,7 +237,7 @@ struct DevConductor: Service {
         // Gmail's Pub/Sub pushes go to the API, as a push subscription would send them.
         let pushURL = "http://127.0.0.1:\(demo.apiPort)/v1/google/pubsub/push"
         google.pushGmailChanges(to: .init(endpoint: pushURL, serviceAccount: DevDemo.pushAccount))
-        let apiProcess = try start("api", [
+        let apiProcess = try start("api", alfred, [
             "api", "--port", "\(demo.apiPort)", "--metrics-port", "\(demo.metricsPort + 1)",
             "--bundle-id", DevDemo.topic, "--apple-keys-url", try await apple.keysURL(),
             "--data-key-file", demo.path("host.key"), "--session-key-file", demo.path("session.key"),
@@ -281,7 +287,7 @@ struct DevConductor: Service {
 
         var workerURL = demo.database
         workerURL.username = "alfred_worker"
-        _ = try start("worker", [
+        _ = try start("worker", alfred, [
             "worker", "--queue", "default", "--queue", "delivery", "--metrics-port", "\(demo.metricsPort)",
             "--broker-socket", brokerSocket, "--data-key-file", demo.path("host.key"),
             "--google-base-url", try await google.baseURL(), "--apns-topic", DevDemo.topic, "--apns-url", try await apns.baseURL(),
@@ -291,12 +297,12 @@ struct DevConductor: Service {
         let deletion = demo.deleteAllAfter > 0 ? "; it asks to delete everything at +\(Self.minutes(Double(demo.deleteAllAfter) / 60)) min" : ""
         print("""
 
-            running: API, key service, token broker, worker (queues default + delivery), Google, APNs and Apple stand-ins
+            running: API, key service, attestor, token broker, worker (queues default + delivery), Google, APNs and Apple stand-ins
               api       http://127.0.0.1:\(demo.apiPort)   (contract: /openapi.json; try the README's curl lines)
               apple     \(try await apple.baseURL())   (mints Sign in with Apple tokens: POST /_fake/identity-token)
               database  \(demo.database)
               metrics   http://127.0.0.1:\(demo.metricsPort)/metrics (worker), http://127.0.0.1:\(demo.metricsPort + 1)/metrics (api)
-              logs      \(demo.folder.path)/{api,keys,broker,worker}.log
+              logs      \(demo.folder.path)/{api,keys,attestor,broker,worker}.log
             demo user \(DevDemo.email): meetings at +\(Self.minutes(demo.firstMeetingMinutes)) and +\(Self.minutes(demo.firstMeetingMinutes + 3)) min (reminded 1 min before), an urgent mail at +1 min,
             the morning brief at +3.5 min\(deletion). Each push prints below as the APNs stand-in accepts it. Ctrl-C stops.
 
@@ -399,8 +405,11 @@ struct DevConductor: Service {
 
     static func minutes(_ value: Double) -> String { value == value.rounded() ? "\(Int(value))" : String(format: "%.1f", value) }
 
-    static func executable() -> String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    /// A sibling executable `swift build` made beside this one.
+    static func executable(_ name: String) throws -> String {
+        do { return try AlfredBinary.named(name) } catch {
+            throw ValidationError("\(name) is missing beside alfred-dev: run `swift build` (it builds every executable) first")
+        }
     }
 
     /// Created 0600 by open(2) itself (no window with the umask's mode).

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandSupport
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -45,7 +46,7 @@ struct SandboxCommand: AsyncParsableCommand {
         ]
 
         func run() async throws {
-            let logger = Logging.bootstrapOnce(level: logLevel)
+            let logger = AlfredLogging.bootstrapOnce(level: logLevel)
             var configuration: GoogleStandIn.Configuration
             if let scenario {
                 do { configuration = try GoogleStandIn.Configuration(scenarioFile: scenario) } catch {
@@ -112,7 +113,7 @@ struct SandboxCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let logger = Logging.bootstrapOnce(level: logLevel)
+            let logger = AlfredLogging.bootstrapOnce(level: logLevel)
             let hosts = Array(Set(["localhost", "127.0.0.1", host])).sorted()
             let ca = try TestCertificateAuthority.generate(hosts: hosts)
             var configuration = APNsStandIn.Configuration(teamID: teamID, providerKeys: [:], tls: ca)
@@ -156,7 +157,7 @@ struct SandboxCommand: AsyncParsableCommand {
         @Option(help: "Log level.") var logLevel = "info"
 
         func run() async throws {
-            let logger = Logging.bootstrapOnce(level: logLevel)
+            let logger = AlfredLogging.bootstrapOnce(level: logLevel)
             let apple = AppleStandIn(configuration: .init(host: host, port: port, audience: audience), logger: logger)
             let group = ServiceGroup(configuration: .init(
                 services: [.init(service: apple), .init(service: AnnounceApple(apple: apple))],

@@ -1,5 +1,6 @@
+import LocalIPC
 import AlfredCore
-import APNs
+
 import NIOCore
 import NIOPosix
 import Synchronization

@@ -1,5 +1,5 @@
 import AlfredCore
-import APNs
+
 import Foundation
 
 /// How workers get Google access tokens: from the broker over its Unix socket. A worker never sees

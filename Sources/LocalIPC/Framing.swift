@@ -2,7 +2,7 @@ import Foundation
 import NIOCore
 
 /// One inbound unit after length-prefix framing.
-enum InboundFrame: Sendable {
+package enum InboundFrame: Sendable {
     /// A complete frame's payload (the JSON bytes, without the length prefix).
     case payload(ByteBuffer)
     /// The length prefix announced more than the limit; nothing after it is decoded.
@@ -16,19 +16,19 @@ enum InboundFrame: Sendable {
 /// An oversized length is reported as soon as the prefix arrives, so the broker never buffers
 /// more than `maxFrameSize` for one frame. After that the stream cannot be resynchronised (the
 /// next prefix position is unknown), so everything that follows is discarded.
-struct FrameDecoder: ByteToMessageDecoder {
-    typealias InboundOut = InboundFrame
+package struct FrameDecoder: ByteToMessageDecoder {
+    package typealias InboundOut = InboundFrame
 
-    static let prefixLength = 4
+    package static let prefixLength = 4
 
-    let maxFrameSize: Int
+    package let maxFrameSize: Int
     private var desynchronised = false
 
-    init(maxFrameSize: Int) {
+    package init(maxFrameSize: Int) {
         self.maxFrameSize = maxFrameSize
     }
 
-    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+    package mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         if desynchronised {
             buffer.moveReaderIndex(to: buffer.writerIndex)
             return .needMoreData
@@ -47,7 +47,7 @@ struct FrameDecoder: ByteToMessageDecoder {
         return .continue
     }
 
-    mutating func decodeLast(
+    package mutating func decodeLast(
         context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool
     ) throws -> DecodingState {
         while try decode(context: context, buffer: &buffer) == .continue {}
@@ -60,9 +60,9 @@ struct FrameDecoder: ByteToMessageDecoder {
 }
 
 /// Writes messages as frames.
-enum FrameEncoder {
+package enum FrameEncoder {
     /// Returns nil when the encoded message would exceed `maxFrameSize`.
-    static func frame(_ message: some Encodable, maxFrameSize: Int) throws -> ByteBuffer? {
+    package static func frame(_ message: some Encodable, maxFrameSize: Int) throws -> ByteBuffer? {
         // A fresh encoder per message: cheap, and nothing mutable is shared between tasks.
         let payload = try JSONEncoder().encode(message)
         guard payload.count <= maxFrameSize else { return nil }

@@ -51,18 +51,28 @@ public struct VerifiedAttestation: Sendable {
 /// signature (real Nitro leaves carry no key identifiers), CA flags, path lengths and key usage, all
 /// valid at the given time; then the COSE ES384 signature with the leaf key; then the policy.
 public struct AttestationVerifier: Sendable {
-    /// Lower-case hex SHA-256 of each trusted root's DER.
-    public let trustedRoots: Set<String>
+    /// The runtime each trusted root stands for, by lower-case hex SHA-256 of the root's DER. The
+    /// runtime a document comes from is the one of the root its chain ends at: nothing the document
+    /// says about itself (such as `module_id`) can change it.
+    public let trustedRoots: [String: String]
 
-    public init(trustedRootSHA256: Set<String>) {
-        trustedRoots = Set(trustedRootSHA256.map { $0.lowercased().replacingOccurrences(of: ":", with: "") })
+    /// SHA-256 of the DER of AWS's Nitro Enclaves root (G1): documents chaining to it are `aws-nitro`.
+    public static let awsNitroRootG1SHA256 = "641a0321a3e244efe456463195d606317ed7cdcc3c1756e09893f3c68f79bb5b"
+
+    public init(trustedRoots: [String: String]) {
+        self.trustedRoots = Dictionary(trustedRoots.map { ($0.key.lowercased().replacingOccurrences(of: ":", with: ""), $0.value) },
+                                       uniquingKeysWith: { first, _ in first })
     }
 
-    /// Pins the root certificates in a PEM file.
+    /// Pins the root certificates in a PEM file: AWS's Nitro root as `aws-nitro`, any other as
+    /// `alfred-local` (a root `alfred-key-service init` made).
     public init(rootPEM: String) throws {
         let documents = try PEMDocument.parseMultiple(pemString: rootPEM)
         guard !documents.isEmpty else { throw AttestationError(.untrustedRoot, "no certificate in the root PEM") }
-        self.init(trustedRootSHA256: Set(documents.map { Self.sha256Hex($0.derBytes) }))
+        self.init(trustedRoots: Dictionary(documents.map { document in
+            let fingerprint = Self.sha256Hex(document.derBytes)
+            return (fingerprint, fingerprint == Self.awsNitroRootG1SHA256 ? "aws-nitro" : "alfred-local")
+        }, uniquingKeysWith: { first, _ in first }))
     }
 
     /// Checks, in order: structure, algorithm, root pin, chain, validity at `now`, signature,
@@ -84,7 +94,7 @@ public struct AttestationVerifier: Sendable {
               key.isValidSignature(signature, for: document.signedBytes)
         else { throw AttestationError(.invalidSignature, "the COSE signature does not verify with the leaf certificate's P-384 key") }
 
-        let runtime = Self.runtime(of: document)
+        let runtime = self.runtime(of: document) ?? "unknown"
         if let expected = policy.runtime, expected != runtime {
             throw AttestationError(.wrongRuntime, "evidence is from runtime \(runtime), policy expects \(expected)")
         }
@@ -110,7 +120,7 @@ public struct AttestationVerifier: Sendable {
     }
 
     private func verifyChain(_ document: AttestationDocument, at now: Date) throws(AttestationError) -> Certificate {
-        guard trustedRoots.contains(Self.sha256Hex(document.cabundle[0])) else {
+        guard trustedRoots[Self.sha256Hex(document.cabundle[0])] != nil else {
             throw AttestationError(.untrustedRoot, "cabundle[0] is not the pinned attestation root")
         }
         var chain: [Certificate] = []
@@ -165,12 +175,10 @@ public struct AttestationVerifier: Sendable {
         return chain[chain.count - 1]
     }
 
-    /// `aws-nitro` for NSM module ids (`i-<instance>-enc<enclave>`), `alfred-local` for the local provider.
-    public static func runtime(of document: AttestationDocument) -> String {
-        if document.moduleID.hasPrefix(LocalAttestation.moduleIDPrefix) { return "alfred-local" }
-        let parts = document.moduleID.split(separator: "-")
-        if parts.count == 3, parts[0] == "i", parts[2].hasPrefix("enc"), parts[1].allSatisfy(\.isHexDigit) { return "aws-nitro" }
-        return "unknown"
+    /// The runtime of the pinned root `cabundle[0]` names, or nil when it is not pinned here. Before
+    /// verification this is only a claim (the key service's audit records it as such).
+    public func runtime(of document: AttestationDocument) -> String? {
+        document.cabundle.first.flatMap { trustedRoots[Self.sha256Hex($0)] }
     }
 
     static func matches(_ pcrs: [Int: [UInt8]], _ allowed: [[String: String]]) -> Bool {

@@ -1,0 +1,152 @@
+import Crypto
+import Foundation
+import LocalIPC
+import NIOCore
+import NIOPosix
+
+/// Attestation evidence for this process, carrying `recipientKey`'s public half.
+public protocol AttestationSource: Sendable {
+    var recipientKey: P384.KeyAgreement.PrivateKey { get }
+    func evidence(nonce: [UInt8]) async throws -> [UInt8]
+}
+
+/// The attestor's wire format: one length-prefixed JSON frame each way per connection; byte
+/// strings as standard base64. The request names no process: the attestor measures the caller.
+package struct AttestorRequest: Codable, Sendable {
+    package var publicKey: String
+    package var nonce: String
+    package var userData: String?
+    package init(publicKey: String, nonce: String, userData: String? = nil) {
+        self.publicKey = publicKey
+        self.nonce = nonce
+        self.userData = userData
+    }
+    enum CodingKeys: String, CodingKey { case publicKey = "public_key", nonce, userData = "user_data" }
+}
+
+package struct AttestorResponse: Codable, Sendable {
+    package var document: String?
+    package var error: AttestorError?
+    package init(document: String? = nil, error: AttestorError? = nil) {
+        self.document = document
+        self.error = error
+    }
+}
+
+/// Why the attestor gave no evidence.
+public struct AttestorError: Error, Codable, Sendable, Equatable, CustomStringConvertible {
+    public enum Code: String, Codable, Sendable {
+        /// The caller's OS user may not ask for evidence.
+        case denied
+        /// The caller could not be measured (it exited, or its executable cannot be read).
+        case unmeasurable
+        case badRequest = "bad_request"
+        /// The attestor could not be reached or did not answer.
+        case unavailable
+        case `internal`
+    }
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// Worth asking again later: the attestor was down or the process could not be measured this time.
+    public var isRetryable: Bool { code == .unavailable || code == .internal }
+    public var description: String { "attestor \(code.rawValue): \(message)" }
+}
+
+/// Asks the local attestor (`alfred-attestor`) for evidence about this very process. The attestor
+/// measures the process at the other end of the socket itself, so a client cannot ask for evidence
+/// about another executable.
+public struct AttestorClient: AttestationSource {
+    public let socketPath: String
+    public let recipientKey: P384.KeyAgreement.PrivateKey
+    public let timeout: Duration
+    static let maxFrameSize = 256 * 1024
+
+    public init(socketPath: String, timeout: Duration = .seconds(10),
+                recipientKey: P384.KeyAgreement.PrivateKey = P384.KeyAgreement.PrivateKey()) {
+        self.socketPath = socketPath
+        self.timeout = timeout
+        self.recipientKey = recipientKey
+    }
+
+    public func evidence(nonce: [UInt8]) async throws -> [UInt8] {
+        let request = AttestorRequest(publicKey: Data(recipientKey.publicKey.derRepresentation).base64EncodedString(),
+                                      nonce: Data(nonce).base64EncodedString())
+        guard let frame = try FrameEncoder.frame(request, maxFrameSize: Self.maxFrameSize) else {
+            throw AttestorError(.badRequest, "the request exceeds the frame limit")
+        }
+        let socketPath = socketPath
+        let answer = try await Self.deadline(timeout) {
+            try await Self.exchange(frame, socketPath: socketPath)
+        }
+        guard let answer else { throw AttestorError(.unavailable, "no answer from the attestor at \(socketPath) within \(timeout)") }
+        if let error = answer.error { throw error }
+        guard let encoded = answer.document, let document = Data(base64Encoded: encoded) else {
+            throw AttestorError(.internal, "the attestor answered without a document")
+        }
+        return Array(document)
+    }
+
+    private static func exchange(_ frame: ByteBuffer, socketPath: String) async throws -> AttestorResponse {
+        let channel: NIOAsyncChannel<InboundFrame, ByteBuffer>
+        do {
+            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(unixDomainSocketPath: socketPath) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameSize: maxFrameSize)))
+                        return try NIOAsyncChannel<InboundFrame, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    }
+                }
+        } catch {
+            throw AttestorError(.unavailable, "cannot connect to the attestor at \(socketPath): \(error)")
+        }
+        return try await channel.executeThenClose { inbound, outbound in
+            try await outbound.write(frame)
+            for try await reply in inbound {
+                guard case .payload(let payload) = reply,
+                      let response = try? JSONDecoder().decode(AttestorResponse.self, from: Data(payload.readableBytesView))
+                else { throw AttestorError(.internal, "the attestor's answer is not a response frame") }
+                return response
+            }
+            throw AttestorError(.unavailable, "the attestor closed the connection without answering")
+        }
+    }
+
+    private static func deadline<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T? {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+    }
+}
+
+/// Where `alfred-attestor` keeps the local attestation PKI (mode 0700, owned by the attestor's OS
+/// user; nothing else may read the key):
+///
+///     attestation-root.pem         the root the key service pins (public; a copy sits in the key directory)
+///     attestation-authority.pem    the authority certificate evidence chains through (public)
+///     attestation-authority.key    the authority's signing key (0600)
+public struct AttestorDirectory: Sendable {
+    public let url: URL
+    public init(_ url: URL) { self.url = url }
+
+    public var rootCertificate: URL { url.appendingPathComponent("attestation-root.pem") }
+    public var authorityCertificate: URL { url.appendingPathComponent("attestation-authority.pem") }
+    public var authorityKey: URL { url.appendingPathComponent("attestation-authority.key") }
+
+    public func loadAuthority() throws -> LocalAttestation.Authority {
+        try LocalAttestation.Authority(rootPEMFile: rootCertificate, authorityPEMFile: authorityCertificate,
+                                       authorityKeyFile: authorityKey)
+    }
+}

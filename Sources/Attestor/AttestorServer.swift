@@ -1,0 +1,155 @@
+import Attestation
+import Foundation
+import LocalIPC
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The local attestor: plays the part of the Nitro security module for a broker on an ordinary
+/// host. It alone holds the attestation authority's key. A process asks for evidence over a Unix
+/// socket; the attestor takes the caller's pid and uid from the kernel (SO_PEERCRED), refuses users
+/// that are not allowed, measures that pid's executable (`ProcessMeasurer`), and signs a
+/// Nitro-format document binding the measurement, the caller's OS user (PCR3), the public key the
+/// key service must encrypt to, and the key service's nonce.
+///
+/// One request per connection: the caller connects, sends one frame, reads one frame.
+public struct AttestorServer: Service {
+    public struct Configuration: Sendable {
+        public var socketPath: String
+        /// OS users whose processes may get evidence: the broker's.
+        public var allowedUIDs: Set<UInt32>
+        public var maxFrameSize = 16 * 1024
+
+        public init(socketPath: String, allowedUIDs: Set<UInt32>) {
+            self.socketPath = socketPath
+            self.allowedUIDs = allowedUIDs
+        }
+    }
+
+    private typealias Connection = NIOAsyncChannel<InboundFrame, ByteBuffer>
+
+    private let configuration: Configuration
+    private let authority: LocalAttestation.Authority
+    private let measurer: ProcessMeasurer
+    private let logger: Logger
+    private let onListening: @Sendable () async -> Void
+
+    public init(configuration: Configuration, authority: LocalAttestation.Authority, measurer: ProcessMeasurer = ProcessMeasurer(),
+                logger: Logger, onListening: @escaping @Sendable () async -> Void = {}) {
+        self.configuration = configuration
+        self.authority = authority
+        self.measurer = measurer
+        self.logger = logger
+        self.onListening = onListening
+    }
+
+    public func run() async throws {
+        let maxFrameSize = configuration.maxFrameSize
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 64)
+            .bind(unixDomainSocketPath: configuration.socketPath, cleanupExistingSocketFile: true) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameSize: maxFrameSize)))
+                    return try Connection(wrappingChannelSynchronously: channel)
+                }
+            }
+        // Any local user may connect (the broker runs as another user); the peer-credential check on
+        // every connection decides who gets evidence.
+        guard chmod(configuration.socketPath, 0o666) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? await listener.channel.close()
+            throw AttestorError(.internal, "cannot set the mode of \(configuration.socketPath): \(reason)")
+        }
+        defer { unlink(configuration.socketPath) }
+        logger.info("attestor listening", metadata: [
+            "alfred.attestor.socket": "\(configuration.socketPath)", "alfred.attestor.allowed_uids": "\(configuration.allowedUIDs.sorted())",
+        ])
+        await onListening()
+        try await withTaskCancellationOrGracefulShutdownHandler {
+            try await listener.executeThenClose { connections in
+                try await withThrowingDiscardingTaskGroup { group in
+                    for try await connection in connections {
+                        group.addTask { await serve(connection) }
+                    }
+                }
+            }
+        } onCancelOrGracefulShutdown: {
+            listener.channel.close(promise: nil)
+        }
+        logger.info("attestor stopped")
+    }
+
+    private func serve(_ connection: Connection) async {
+        do {
+            try await connection.executeThenClose { inbound, outbound in
+                let response: AttestorResponse
+                do {
+                    let peer = try await PeerCredentials.of(connection.channel)
+                    response = await answer(inbound, peer: peer)
+                } catch {
+                    response = AttestorResponse(error: AttestorError(.denied, "the caller's identity could not be read"))
+                }
+                if let frame = try FrameEncoder.frame(response, maxFrameSize: AttestorServer.maxResponseSize) {
+                    try await outbound.write(frame)
+                }
+            }
+        } catch {
+            logger.debug("connection ended", metadata: ["alfred.attestor.error": "\(type(of: error))"])
+        }
+    }
+
+    static let maxResponseSize = 256 * 1024
+
+    private func answer(_ inbound: NIOAsyncChannelInboundStream<InboundFrame>, peer: PeerCredentials) async -> AttestorResponse {
+        var logger = logger
+        logger[metadataKey: "alfred.attestor.peer_uid"] = "\(peer.uid)"
+        logger[metadataKey: "alfred.attestor.peer_pid"] = "\(peer.pid)"
+        // The request is read before anything is decided, so that even a refusal reaches a caller
+        // still writing it (closing first would fail its write instead).
+        var first: InboundFrame?
+        do {
+            for try await frame in inbound { first = frame; break }
+        } catch {
+            first = nil
+        }
+        guard configuration.allowedUIDs.contains(peer.uid) else {
+            logger.warning("refused evidence to a user that is not allowed")
+            return AttestorResponse(error: AttestorError(.denied, "OS user \(peer.uid) may not get attestation evidence"))
+        }
+        guard case .payload(let payload)? = first,
+              let request = try? JSONDecoder().decode(AttestorRequest.self, from: Data(payload.readableBytesView))
+        else { return AttestorResponse(error: AttestorError(.badRequest, "expected one attestor request frame")) }
+        guard let publicKey = Data(base64Encoded: request.publicKey), let nonce = Data(base64Encoded: request.nonce),
+              nonce.count <= 512, publicKey.count <= 1024
+        else { return AttestorResponse(error: AttestorError(.badRequest, "public_key and nonce must be base64 (at most 1024 and 512 bytes)")) }
+        let userData: Data?
+        if let encoded = request.userData {
+            guard let decoded = Data(base64Encoded: encoded), decoded.count <= 512 else {
+                return AttestorResponse(error: AttestorError(.badRequest, "user_data must be base64 (at most 512 bytes)"))
+            }
+            userData = decoded
+        } else {
+            userData = nil
+        }
+        do {
+            let measurement = try measurer.measure(pid: peer.pid, uid: peer.uid)
+            let document = try authority.attest(measurement: measurement, publicKey: Array(publicKey), nonce: Array(nonce),
+                                                userData: userData.map(Array.init), uid: peer.uid, pid: peer.pid)
+            logger.debug("evidence issued", metadata: ["alfred.attestor.pcr0_prefix": "\(AttestationVerifier.hex(measurement).prefix(16))"])
+            return AttestorResponse(document: Data(document).base64EncodedString())
+        } catch let error as AttestorError {
+            logger.warning("no evidence", metadata: ["alfred.attestor.reason": "\(error.code.rawValue)"])
+            return AttestorResponse(error: error)
+        } catch {
+            logger.error("signing failed", metadata: ["alfred.attestor.error": "\(type(of: error))"])
+            return AttestorResponse(error: AttestorError(.internal, "the attestor could not sign the document"))
+        }
+    }
+}
