@@ -18,6 +18,23 @@ import Testing
         return services
     }
 
+    /// Every executable the deployment files start exists (this build made it), every production
+    /// executable is shipped by the image and started by a unit, and none of them starts the dev stack.
+    @Test func deploymentStartsTheRolesExecutables() throws {
+        let units = try OpsFiles.files(in: "ops/systemd", suffix: ".service").map { try OpsFiles.text($0) }.joined(separator: "\n")
+        let compose = try OpsFiles.text(Self.compose), dockerfile = try OpsFiles.text("ops/Dockerfile")
+        let started = Set((units + compose).matches(of: #//opt/alfred/bin/([a-z-]+)/#).map { String($0.output.1) })
+        #expect(started == ["alfred", "alfred-broker", "alfred-key-service", "alfred-attestor"], "\(started.sorted())")
+        for name in started {
+            _ = try AlfredBinary.named(name)
+            #expect(dockerfile.contains("/src/.build/release/\(name) ") || dockerfile.contains("/src/.build/release/\(name)\n"),
+                    "ops/Dockerfile does not ship \(name)")
+            #expect(dockerfile.contains(" \(name) ") || dockerfile.contains(" \(name);"), "ops/Dockerfile does not build \(name)")
+        }
+        let builds = dockerfile.split(separator: "\n").filter { $0.contains("swift build") || $0.contains("for product in") }
+        #expect(!builds.isEmpty && !builds.contains { $0.contains("alfred-dev") || $0.contains("alfred-bench") }, "\(builds)")
+    }
+
     /// Every login role a migration creates gets its password in the `db-roles` step: a service
     /// connecting as a role without one fails at start.
     @Test func dbRolesSetsEveryRolesPassword() throws {
