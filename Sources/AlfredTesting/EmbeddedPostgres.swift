@@ -7,11 +7,11 @@ import Glibc
 #endif
 
 /// A private PostgreSQL cluster in a temp directory, run with the machine's own server binaries
-/// (`initdb`, `pg_ctl`). Used by the tests, `alfred dev` and the benchmark. As root it runs the
+/// (`initdb`, `pg_ctl`). Used by the tests, `alfred-dev` and the benchmark. As root it runs the
 /// server as an unprivileged user (`postgres` if present, else `nobody`), because Postgres refuses root.
 public final class EmbeddedPostgres: Sendable {
     public struct Options: Sendable {
-        /// Tests turn fsync off for speed; `alfred dev` and the benchmark keep the server defaults.
+        /// Tests turn fsync off for speed; `alfred-dev` and the benchmark keep the server defaults.
         public var durable = true
         public var maxConnections = 200
         /// More `postgresql.conf` lines (a benchmark's `shared_preload_libraries`, say).
@@ -72,7 +72,7 @@ public final class EmbeddedPostgres: Sendable {
         let conf = URL(fileURLWithPath: data).appendingPathComponent("postgresql.conf")
         try Self.append(["\n# alfred embedded cluster"] + settings, to: conf)
         // The port was free when chosen, but something else can bind it before the server does (the
-        // `alfred dev` test's cluster, once in six full-suite runs): then the server exits with "Address
+        // `alfred-dev` test's cluster, once in six full-suite runs): then the server exits with "Address
         // already in use" and the next port is tried. A later `port =` line overrides an earlier one.
         let serverLog = directory.appendingPathComponent("server.log")
         var attempt = 1
@@ -187,7 +187,7 @@ public final class EmbeddedPostgres: Sendable {
 
     /// `initdb` on PATH, or Debian's `/usr/lib/postgresql/<version>/bin`, newest first. On a fresh
     /// Debian machine, as root, installs Debian's `postgresql` package first (set
-    /// ALFRED_NO_AUTO_INSTALL=1 to refuse), so `swift run alfred dev` and `swift test` work there as-is.
+    /// ALFRED_NO_AUTO_INSTALL=1 to refuse), so `swift run alfred-dev` and `swift test` work there as-is.
     static func findBinaries() async throws -> URL {
         if let found = locateBinaries() { return found }
         let env = ProcessInfo.processInfo.environment

@@ -21,7 +21,7 @@ import X509
 public enum LocalAttestation {
     public static let moduleIDPrefix = "alfred-local:"
 
-    /// The local PKI made by `alfred keys init`: a root (its private key is not kept) and an authority.
+    /// The local PKI made by `alfred-key-service init`: a root (its private key is not kept) and an authority.
     public struct Authority: Sendable {
         public let rootDER: [UInt8]
         public let authorityDER: [UInt8]
@@ -73,7 +73,7 @@ public enum LocalAttestation {
             self.authorityKey = authorityKey
         }
 
-        /// Loads what the broker needs from the files `alfred keys init` wrote: the root and authority
+        /// Loads what the attestor needs from the files `alfred-key-service init` wrote: the root and authority
         /// certificates (PEM) and the authority's private key (PEM, readable by the broker's user only).
         public init(rootPEMFile: URL, authorityPEMFile: URL, authorityKeyFile: URL) throws {
             func der(_ url: URL) throws -> [UInt8] {

@@ -88,7 +88,7 @@ extension BrokerError {
     static func unreachable(socketPath: String, reason: String) -> BrokerError {
         BrokerError(
             code: .brokerUnavailable,
-            message: "token broker not reachable at \(socketPath); is `alfred broker` running? (\(reason))",
+            message: "token broker not reachable at \(socketPath); is `alfred-broker` running? (\(reason))",
             retryable: true)
     }
     static func timedOut(after timeout: Duration) -> BrokerError {

@@ -2,7 +2,7 @@ import AlfredCore
 import Foundation
 import JobQueue
 
-/// Key rotation as jobs. After `alfred keys rotate`, one sweep job pages through connectors still
+/// Key rotation as jobs. After `alfred-key-service rotate`, one sweep job pages through connectors still
 /// wrapped under an older key version and enqueues one `connector.rewrap` job per connector; each
 /// asks the broker to move that connector's data key (the worker never sees a key or a token).
 public enum RewrapJobs {

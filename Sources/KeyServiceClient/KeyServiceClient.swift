@@ -71,7 +71,7 @@ public struct KeyServiceClient: DataKeyProvider {
             throw CancellationError()
         } catch {
             throw KeyServiceError(.unavailable, socketPath: socketPath,
-                                  message: "cannot reach the key service (is `alfred keys serve` running?): \(error)")
+                                  message: "cannot reach the key service (is `alfred-key-service serve` running?): \(error)")
         }
         let data = Data(bytes.readableBytesView)
         if status == 200 {

@@ -15,8 +15,8 @@ import BrokerClient
 
 /// `swift build -c release && swift run -c release alfred-bench broker`
 ///
-/// The token broker as it runs in production: `alfred keys serve`, `alfred sandbox google` and
-/// `alfred broker` as separate processes on a private Postgres; this process is the worker side,
+/// The token broker as it runs in production: `alfred-key-service serve`, `alfred-attestor`, `alfred-dev sandbox google` and
+/// `alfred-broker` as separate processes on a private Postgres; this process is the worker side,
 /// calling the broker's socket. Cold: each call decrypts (attestation + key service) and refreshes
 /// at Google. Warm: cached tokens. The last line is one JSON object.
 struct BrokerBench: AsyncParsableCommand {
@@ -93,7 +93,7 @@ struct BrokerBench: AsyncParsableCommand {
 }
 
 /// The broker as it runs in production, for benchmarks: a private durable Postgres (migrated),
-/// `alfred keys serve`, `alfred sandbox google` and `alfred broker` as separate processes.
+/// `alfred-key-service serve`, `alfred-dev sandbox google` and `alfred-broker` as separate processes.
 struct BrokerStack {
     let binary: String
     let folder: URL

@@ -20,7 +20,7 @@ import Store
 
 /// `swift build -c release && swift run -c release alfred-bench google`
 ///
-/// `calendar.sync` + `mail.check` for many users against the Google stand-in (`alfred sandbox google`,
+/// `calendar.sync` + `mail.check` for many users against the Google stand-in (`alfred-dev sandbox google`,
 /// its own process, loopback), with the production Calendar and Gmail clients and a real worker
 /// (in this process) on a private Postgres at default durability. Pass 1 is the first run of each
 /// user (full calendar sync, Gmail starting point); pass 2 is the steady state (sync token, history).

@@ -15,7 +15,7 @@ import BrokerClient
 ///
 /// Delete-all completion time (request to final audit record, what `alfred_delete_all_duration_seconds`
 /// observes), on the production path: a real `alfred worker` process revokes each user's Google
-/// grant through `alfred broker` (key service, attestation, the Google stand-in) and deletes the
+/// grant through `alfred-broker` (key service, attestor, the Google stand-in) and deletes the
 /// user's rows in one transaction. Users are seeded with connectors made by the real consent flow
 /// and `--rows` rows of each kind. First one user at a time, then the rest all at once.
 struct PrivacyBench: AsyncParsableCommand {

@@ -3,8 +3,8 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// The app's side of the demo: `alfred dev` talks to `alfred api` over HTTP exactly as the iOS app
-/// would (the same requests as the README's curl lines).
+/// The app's side of the demo: `alfred-dev` talks to `alfred api` over HTTP exactly as the iOS app
+/// would (the same requests as the curl lines in docs/api.md).
 struct DevAPIClient: Sendable {
     let base: String
     let http: HTTPClient

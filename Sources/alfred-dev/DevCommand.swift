@@ -30,7 +30,7 @@ struct DevCommand: AsyncParsableCommand {
     @Option(help: "Log level of the child processes (their logs go to files in the temp directory).") var logLevel = "info"
     @Option(help: "The worker's port for /metrics, /healthz, /readyz.") var metricsPort = 9464
     @Option(help: "Seconds until the first demo meeting starts (its reminder is due a minute before).") var firstMeetingIn = 120
-    @Option(help: "The API's port (the app's and the README's curl lines talk to it).") var apiPort = 8080
+    @Option(help: "The API's port (the app's and the curl lines in docs/api.md talk to it).") var apiPort = 8080
     @Option(help: "The Apple stand-in's port (it mints the demo's Sign in with Apple tokens).") var applePort = 8086
     @Option(help: "Seconds until the demo user asks, through the API, to delete everything (0: never).") var deleteAllAfter = 360
     @OptionGroup var migrations: MigrationsOption
@@ -298,7 +298,7 @@ struct DevConductor: Service {
         print("""
 
             running: API, key service, attestor, token broker, worker (queues default + delivery), Google, APNs and Apple stand-ins
-              api       http://127.0.0.1:\(demo.apiPort)   (contract: /openapi.json; try the README's curl lines)
+              api       http://127.0.0.1:\(demo.apiPort)   (contract: /openapi.json; try the curl lines in docs/api.md)
               apple     \(try await apple.baseURL())   (mints Sign in with Apple tokens: POST /_fake/identity-token)
               database  \(demo.database)
               metrics   http://127.0.0.1:\(demo.metricsPort)/metrics (worker), http://127.0.0.1:\(demo.metricsPort + 1)/metrics (api)

@@ -5,7 +5,7 @@ import Logging
 import ServiceLifecycle
 import StandIns
 
-/// `alfred sandbox …`: the local stand-ins for Google, APNs and Sign in with Apple, as real servers.
+/// `alfred-dev sandbox …`: the local stand-ins for Google, APNs and Sign in with Apple, as real servers.
 struct SandboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sandbox",
@@ -83,7 +83,7 @@ struct SandboxCommand: AsyncParsableCommand {
         }
     }
 
-    /// `alfred sandbox apns`: Apple's APNs provider API over HTTP/2 + TLS with a throwaway CA.
+    /// `alfred-dev sandbox apns`: Apple's APNs provider API over HTTP/2 + TLS with a throwaway CA.
     struct ApplePush: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "apns",
@@ -145,7 +145,7 @@ struct SandboxCommand: AsyncParsableCommand {
         }
     }
 
-    /// `alfred sandbox apple`: Sign in with Apple's key set, and identity tokens minted on request.
+    /// `alfred-dev sandbox apple`: Sign in with Apple's key set, and identity tokens minted on request.
     struct AppleID: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "apple",

@@ -54,9 +54,9 @@ struct KeyServiceCommand: AsyncParsableCommand {
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run the key service on a Unix socket (mode 0600) until SIGTERM/SIGINT.",
-            discussion: "Changes to key-policy.json (such as `alfred keys rotate`) take effect without a restart.")
+            discussion: "Changes to key-policy.json (such as `alfred-key-service rotate`) take effect without a restart.")
 
-        @Option(help: "The key directory (from `alfred keys init`).") var dir: String
+        @Option(help: "The key directory (from `alfred-key-service init`).") var dir: String
         @Option(help: "Path of the Unix socket to serve on; put it in a directory only the service's user can enter.")
         var socket: String
         @Option(help: "Log level: trace, debug, info, notice, warning, error (env: ALFRED_LOG_LEVEL).") var logLevel: String?

@@ -4,8 +4,8 @@ import Foundation
 import PostgresNIO
 import Testing
 
-/// The README's curl lines (sign in by hand against `alfred dev`) run as written, with only the two
-/// ports swapped for this world's, so a newcomer who pastes them gets what the README says.
+/// The curl lines of docs/api.md (sign in by hand against `alfred-dev`) run as written, with only the
+/// two ports swapped for this world's, so a newcomer who pastes them gets what the docs say.
 @Suite(.timeLimit(.minutes(5))) struct ReadmeFlowTests {
     @Test func theReadmeCurlFlowSignsInSetsPreferencesRegistersADeviceAndAsksForDeleteAll() async throws {
         let script = try Self.readmeFlow()
@@ -35,15 +35,15 @@ import Testing
         }
     }
 
-    /// The shell block after "Signing in by hand" in README.md.
+    /// The shell block after "Signing in by hand" in docs/api.md.
     static func readmeFlow() throws -> String {
         let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md")
+            .deletingLastPathComponent().appendingPathComponent("docs").appendingPathComponent("api.md")
         let text = try String(contentsOf: readme, encoding: .utf8)
         guard let intro = text.range(of: "Signing in by hand"),
               let open = text.range(of: "```sh\n", range: intro.upperBound..<text.endIndex),
               let close = text.range(of: "\n```", range: open.upperBound..<text.endIndex)
-        else { throw APIWorldError("README.md has no curl block after \"Signing in by hand\"") }
+        else { throw APIWorldError("docs/api.md has no curl block after \"Signing in by hand\"") }
         return String(text[open.upperBound..<close.lowerBound])
     }
 }

@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-/// Children (the worker, broker and key service under `alfred dev` and the tests, Postgres's tools)
+/// Children (the worker, broker and key service under `alfred-dev` and the tests, Postgres's tools)
 /// inherit nothing but stdin, stdout and stderr. SwiftNIO opens sockets without close-on-exec, so an
 /// inherited copy would keep a connection this process closed open at its peer while the child lives.
 @Suite(.timeLimit(.minutes(2))) struct ChildProcessTests {

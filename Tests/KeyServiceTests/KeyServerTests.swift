@@ -137,7 +137,7 @@ import AlfredCore
             let dataKey = try fixture.open(generated.ciphertextForRecipient)
             let v1 = TokenContext(connectorID: connector, userID: user, keyID: "kek-main", keyVersion: 1)
 
-            // `alfred keys rotate` while the service runs: it picks up the new policy by itself.
+            // `alfred-key-service rotate` while the service runs: it picks up the new policy by itself.
             #expect(try fixture.directory.rotate(keyID: "kek-main") == 2)
             let policy = try KeyPolicy.load(from: fixture.directory.policy)
             #expect(policy.keys["kek-main"] == .init(active: 2, allowed: [1, 2]))

@@ -9,7 +9,7 @@ import Glibc
 private typealias AH = APNsHarness
 
 /// Proof with a client nobody here wrote: Debian's curl (OpenSSL + nghttp2) speaks HTTP/2 over TLS
-/// to the stand-in, trusting only the test CA; and `alfred sandbox apns` serves it as a process.
+/// to the stand-in, trusting only the test CA; and `alfred-dev sandbox apns` serves it as a process.
 @Suite(.timeLimit(.minutes(10))) struct APNsStandInCurlTests {
     static func curl() throws -> String {
         let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")

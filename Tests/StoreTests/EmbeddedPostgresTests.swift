@@ -5,8 +5,8 @@ import Testing
 import Glibc
 #endif
 
-/// The private cluster behind the tests, `alfred dev` and the benchmarks starts even when its port
-/// is taken between choosing it and binding it (CI saw `alfred dev` fail so, once).
+/// The private cluster behind the tests, `alfred-dev` and the benchmarks starts even when its port
+/// is taken between choosing it and binding it (CI saw `alfred-dev` fail so, once).
 @Suite(.timeLimit(.minutes(5))) struct EmbeddedPostgresTests {
     @Test func portsAreChosenBelowTheKernelsEphemeralRange() throws {
         let range = try String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)

@@ -111,7 +111,7 @@ import TokenBroker
                 #expect(error.code == .brokerUnavailable)
                 #expect(error.retryable)
                 #expect(error.message.contains("token broker not reachable at \(socketPath)"))
-                #expect(error.message.contains("is `alfred broker` running?"))
+                #expect(error.message.contains("is `alfred-broker` running?"))
             }
         }
     }
