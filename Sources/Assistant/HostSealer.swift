@@ -8,9 +8,14 @@ import Foundation
 /// Every box binds a purpose and the user id as associated data, so a sealed payload moved to
 /// another user's row, or from a reminder into a cursor, fails to open instead of being misread.
 ///
-/// Box format: `"ALFH" | version (1) | nonce (12) | ciphertext | tag (16)`.
+/// The host data key is a keyring (`DataKeyring`): new boxes are sealed with its active key and name
+/// it, and every key still in the ring opens what it sealed, so a key can be rotated while rows
+/// sealed under the old one stay readable until the `data-key.reseal` job has moved them.
+///
+/// Box format: `"ALFH" | 2 | key id (4) | nonce (12) | ciphertext | tag (16)`; boxes of version 1
+/// (`"ALFH" | 1 | nonce | ciphertext | tag`, before key ids) open with the ring's first key.
 public struct HostSealer: Sendable {
-    public enum Purpose: String, Sendable {
+    public enum Purpose: String, Sendable, CaseIterable {
         case jobPayload = "job-payload"
         case notification
         case cursor
@@ -27,53 +32,78 @@ public struct HostSealer: Sendable {
     }
 
     static let magic: [UInt8] = Array("ALFH".utf8)
-    static let version: UInt8 = 1
+    static let legacyVersion: UInt8 = 1
+    static let version: UInt8 = 2
 
-    private let key: SymmetricKey
+    private let active: DataKeyring.SealKey
+    private let byID: [[UInt8]: SymmetricKey]
+    private let legacy: SymmetricKey
     private let hashKey: SymmetricKey
+    /// The keys this sealer can open with, by id (hex); the first is the ring's first.
+    public let keyIDs: [String]
 
-    /// `keyBytes`: 32 random bytes (`alfred worker --data-key-file`).
+    /// The id (8 hex characters) of the key new boxes are sealed with.
+    public var activeKeyID: String { DataKeyring.hex(active.id) }
+    /// The first bytes of every box sealed with the active key: version and key id.
+    public var activeHeader: [UInt8] { Self.magic + [Self.version] + active.id }
+
+    /// `keyBytes`: 32 random bytes, a ring of one (`alfred worker --data-key-file`).
     public init(keyBytes: [UInt8]) throws {
         guard keyBytes.count == 32 else {
             throw OpenError(description: "the host data key must be 32 bytes, found \(keyBytes.count)")
         }
-        let master = SymmetricKey(data: keyBytes)
-        key = HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("alfred host seal v1".utf8), outputByteCount: 32)
-        hashKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("alfred host hash v1".utf8), outputByteCount: 32)
+        try self.init(ring: DataKeyring(keys: [keyBytes], active: 0))
     }
 
-    /// A fresh random key, for `alfred dev` and tests.
+    public init(ring: DataKeyring) throws {
+        let keys = ring.sealKeys
+        guard let first = keys.first else { throw OpenError(description: "the host data keyring holds no key") }
+        active = keys[ring.active]
+        byID = Dictionary(keys.map { ($0.id, $0.key) }, uniquingKeysWith: { first, _ in first })
+        legacy = first.key
+        // The keyed-hash key stays the first key's: hashes are lookup keys (unique and dedupe keys,
+        // mailbox and account hashes), so rotating it would orphan every stored one.
+        hashKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: ring.keys[0]),
+                                         info: Data("alfred host hash v1".utf8), outputByteCount: 32)
+        keyIDs = keys.map { DataKeyring.hex($0.id) }
+    }
+
+    /// A fresh random key, for `alfred-dev` and tests.
     public static func generateKeyBytes() -> [UInt8] {
         SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
     }
 
-    /// Reads a key file: 32 raw bytes, or 64 hex characters (with an optional trailing newline).
+    /// Reads a key file (see `DataKeyring`): 32 raw bytes, 64 hex characters, or a keyring.
     public init(keyFile path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw OpenError(description: "cannot read the host data key file \(path)")
         }
-        if data.count == 32 {
-            try self.init(keyBytes: Array(data))
-            return
+        do { try self.init(ring: try DataKeyring(contents: data)) } catch let error as DataKeyring.FormatError {
+            throw OpenError(description: "the host data key file \(path): \(error.description)")
         }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.count == 64, let bytes = Self.hexBytes(text) else {
-            throw OpenError(description: "the host data key file \(path) must hold 32 bytes or 64 hex characters")
-        }
-        try self.init(keyBytes: bytes)
     }
 
     public func seal(_ plaintext: [UInt8], purpose: Purpose, userID: UUID?) throws -> [UInt8] {
-        let box = try AES.GCM.seal(plaintext, using: key, authenticating: Self.aad(purpose, userID))
-        return Self.magic + [Self.version] + Array(box.nonce) + Array(box.ciphertext) + Array(box.tag)
+        let box = try AES.GCM.seal(plaintext, using: active.key, authenticating: Self.aad(purpose, userID))
+        return activeHeader + Array(box.nonce) + Array(box.ciphertext) + Array(box.tag)
     }
 
     public func open(_ sealed: [UInt8], purpose: Purpose, userID: UUID?) throws -> [UInt8] {
-        let header = Self.magic.count + 1
-        guard sealed.count >= header + 12 + 16, Array(sealed.prefix(4)) == Self.magic else {
+        guard sealed.count >= Self.magic.count + 1 + 12 + 16, Array(sealed.prefix(4)) == Self.magic else {
             throw OpenError(description: "not a sealed \(purpose.rawValue) box")
         }
-        guard sealed[4] == Self.version else {
+        let key: SymmetricKey, header: Int
+        switch sealed[4] {
+        case Self.legacyVersion:
+            (key, header) = (legacy, 5)
+        case Self.version:
+            guard sealed.count >= 9 + 12 + 16 else { throw OpenError(description: "not a sealed \(purpose.rawValue) box") }
+            let id = Array(sealed[5..<9])
+            guard let found = byID[id] else {
+                throw OpenError(description: "sealed \(purpose.rawValue) box names data key \(DataKeyring.hex(id)), which is not in this host's keyring")
+            }
+            (key, header) = (found, 9)
+        default:
             throw OpenError(description: "sealed \(purpose.rawValue) box has unknown version \(sealed[4])")
         }
         do {
@@ -84,6 +114,15 @@ public struct HostSealer: Sendable {
         } catch {
             throw OpenError(description: "sealed \(purpose.rawValue) box does not open with this host key and binding")
         }
+    }
+
+    /// Whether `sealed` is already sealed with the active key (nothing to re-seal).
+    public func isCurrent(_ sealed: [UInt8]) -> Bool { sealed.starts(with: activeHeader) }
+
+    /// The id of the key a box names (nil for version 1 boxes, which predate key ids).
+    public static func keyID(of sealed: [UInt8]) -> String? {
+        guard sealed.count >= 9, Array(sealed.prefix(4)) == magic, sealed[4] == version else { return nil }
+        return DataKeyring.hex(Array(sealed[5..<9]))
     }
 
     public func seal<T: Encodable>(json value: T, purpose: Purpose, userID: UUID?) throws -> [UInt8] {
@@ -106,15 +145,5 @@ public struct HostSealer: Sendable {
 
     private static func aad(_ purpose: Purpose, _ userID: UUID?) -> Data {
         Data("alfred/\(purpose.rawValue)/\(userID?.uuidString.lowercased() ?? "-")".utf8)
-    }
-
-    private static func hexBytes(_ text: String) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var iterator = text.makeIterator()
-        while let high = iterator.next(), let low = iterator.next() {
-            guard let byte = UInt8(String([high, low]), radix: 16) else { return nil }
-            bytes.append(byte)
-        }
-        return bytes
     }
 }

@@ -181,6 +181,8 @@ struct AssistantSetup: Sendable {
             gmailTopic: gmailTopic,
             audit: audit, logger: logger)
         environment.register(in: &registry)
+        // A data-key rotation's last step: values sealed under older keys move to the active one.
+        registry.register(DataKeyReseal.Handler(store: PostgresSealedDataStore(client: client, logger: logger), sealer: sealer))
         if let delivery {
             // Delivery's audit appends share delivery's pool: a burst must not queue on the claims' pool.
             let pool = deliveryPool ?? client
