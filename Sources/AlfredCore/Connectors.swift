@@ -66,6 +66,21 @@ public struct AuditEvent: Sendable {
 public protocol ConnectorListing: Sendable {
     /// Connectors of `keyID` wrapped under a version other than `activeVersion`, by id, after `after`.
     func needingRewrap(keyID: String, activeVersion: Int, after: UUID?, limit: Int) async throws -> [UUID]
+    /// How many connectors that are not revoked, and grants parked for revocation, are wrapped under
+    /// each key id and version: a version with none can be retired (revoked connectors are never
+    /// decrypted again).
+    func keyVersionUsage() async throws -> [KeyVersionUsage]
+}
+
+public struct KeyVersionUsage: Sendable, Equatable {
+    public let keyID: String
+    public let version: Int
+    public let connectors: Int
+    public init(keyID: String, version: Int, connectors: Int) {
+        self.keyID = keyID
+        self.version = version
+        self.connectors = connectors
+    }
 }
 
 /// Connector storage as the token broker sees it.

@@ -28,6 +28,9 @@ public enum MetricName {
     public static let brokerKeyDenials = "alfred_broker_key_denials_total"
     public static let keyServiceDecisions = "alfred_key_service_decisions_total"
     public static let keyServiceAuditFailures = "alfred_key_service_audit_failures_total"
+    /// Unix time at which the attestation chain of the last evidence the key service verified stops
+    /// being valid (its first CA to expire): the alert to renew the authority watches it.
+    public static let attestationChainExpiry = "alfred_attestation_chain_expiry_timestamp_seconds"
 
     /// Label value used for kinds that have no handler here, so a stray kind string cannot grow the label set.
     public static let unknownKind = "unknown"
@@ -129,6 +132,7 @@ extension MetricName {
         oauthConnects: "Google connects (code exchanges) by the broker, by result.",
         brokerKeyDenials: "Data-key requests the key service refused to the broker, by reason.",
         keyServiceDecisions: "Key service decisions, by operation, decision and reason.",
+        attestationChainExpiry: "Unix time at which the attestation chain of the last verified evidence expires.",
         keyServiceAuditFailures: "Key service decisions whose audit record could not be written.",
         calendarSyncs: "Calendar syncs, by mode (full or incremental).",
         remindersScheduled: "Meeting reminders scheduled or moved by calendar syncs.",

@@ -44,6 +44,9 @@ public struct AttestationPolicy: Sendable, Codable, Equatable {
 public struct VerifiedAttestation: Sendable {
     public let document: AttestationDocument
     public let runtime: String
+    /// When the first CA of the chain (the pinned root or an authority under it) stops being valid:
+    /// from then on no evidence verifies until the authority is renewed.
+    public let chainExpiresAt: Date
 }
 
 /// Verifies attestation documents exactly as a real Nitro document is verified: the chain from the
@@ -88,7 +91,7 @@ public struct AttestationVerifier: Sendable {
         }
         guard document.digest == "SHA384" else { throw AttestationError(.malformed, "digest \(document.digest), expected SHA384") }
 
-        let leaf = try verifyChain(document, at: now)
+        let (leaf, chainExpiresAt) = try verifyChain(document, at: now)
         guard let key = P384.Signing.PublicKey(leaf.publicKey),
               let signature = try? P384.Signing.ECDSASignature(rawRepresentation: document.signature),
               key.isValidSignature(signature, for: document.signedBytes)
@@ -116,10 +119,10 @@ public struct AttestationVerifier: Sendable {
             guard let value = document.nonce else { throw AttestationError(.nonceMissing, "evidence carries no nonce") }
             guard nonce(value) else { throw AttestationError(.nonceUnknownOrReplayed, "nonce was not issued here, expired, or was used before") }
         }
-        return VerifiedAttestation(document: document, runtime: runtime)
+        return VerifiedAttestation(document: document, runtime: runtime, chainExpiresAt: chainExpiresAt)
     }
 
-    private func verifyChain(_ document: AttestationDocument, at now: Date) throws(AttestationError) -> Certificate {
+    private func verifyChain(_ document: AttestationDocument, at now: Date) throws(AttestationError) -> (leaf: Certificate, caExpiry: Date) {
         guard trustedRoots[Self.sha256Hex(document.cabundle[0])] != nil else {
             throw AttestationError(.untrustedRoot, "cabundle[0] is not the pinned attestation root")
         }
@@ -172,7 +175,7 @@ public struct AttestationVerifier: Sendable {
                 throw AttestationError(.invalidChain, "\(name) is not signed by \(Self.position(index - 1, of: document))")
             }
         }
-        return chain[chain.count - 1]
+        return (chain[chain.count - 1], chain.dropLast().map(\.notValidAfter).min() ?? .distantFuture)
     }
 
     /// The runtime of the pinned root `cabundle[0]` names, or nil when it is not pinned here. Before

@@ -3,6 +3,8 @@ import Attestation
 import Crypto
 import Foundation
 import KeyServiceClient
+import SwiftASN1
+import X509
 
 /// The key service's directory, made by `alfred-key-service init` (mode 0700, owned by the key
 /// service's OS user):
@@ -99,6 +101,53 @@ public struct KeyDirectory: Sendable {
         policy.activate(keyID: keyID, version: version)
         try PrivateFile.replace(self.policy, contents: try policy.encoded())
         return version
+    }
+
+    /// Replaces the attestation authority without touching any key-encryption key: a new root and
+    /// authority, the authority (certificate and key) into `attestorDirectory`, and the new root
+    /// pinned here beside the one it replaces, so evidence from an attestor not restarted yet still
+    /// verifies; roots older than that are dropped. The policy file is rewritten as it is, which makes
+    /// a running key service reload. Returns the new authority's expiry.
+    @discardableResult
+    public func renewAuthority(attestorDirectory: URL, now: Date = Date()) throws -> Date {
+        let authority = try LocalAttestation.Authority.create(now: now)
+        let pinned: [PEMDocument]
+        do {
+            pinned = try PEMDocument.parseMultiple(pemString: String(contentsOf: rootCertificate, encoding: .utf8))
+        } catch {
+            throw KeyConfigurationError("cannot read the pinned roots in \(rootCertificate.path)")
+        }
+        let roots = (pinned.suffix(1).map(\.pemString) + [authority.rootPEM]).joined(separator: "\n")
+        let attestor = AttestorDirectory(attestorDirectory)
+        try PrivateFile.createDirectory(attestorDirectory)
+        // The attestor's files first: until the key service pins the new root nothing signed with it
+        // verifies, and the previous root stays pinned for evidence signed before the attestor restarts.
+        try PrivateFile.replace(attestor.authorityKey, contents: Data(authority.authorityKeyPEM.utf8))
+        try PrivateFile.replace(attestor.authorityCertificate, contents: Data(authority.authorityPEM.utf8))
+        try PrivateFile.replace(attestor.rootCertificate, contents: Data(authority.rootPEM.utf8))
+        try PrivateFile.replace(rootCertificate, contents: Data(roots.utf8))
+        try PrivateFile.replace(policy, contents: try Data(contentsOf: policy))
+        return try Certificate(derEncoded: authority.authorityDER).notValidAfter
+    }
+
+    /// Takes a version of a key-encryption key out of service for good: out of `allowed` in the
+    /// policy, and its key file deleted. Refuses the active version. Run it only once no connector
+    /// uses the version (`alfred keys kek-usage`): a data key wrapped under it can never be opened again.
+    public func retire(keyID: String, version: Int) throws {
+        var policy = try KeyPolicy.load(from: self.policy)
+        guard let versions = policy.keys[keyID] else {
+            throw KeyConfigurationError("key \(keyID) is not in \(self.policy.lastPathComponent)")
+        }
+        guard version != versions.active else {
+            throw KeyConfigurationError("\(keyID) v\(version) is the active version: rotate first, rewrap, then retire it")
+        }
+        guard versions.allowed.contains(version) else {
+            throw KeyConfigurationError("\(keyID) v\(version) is not allowed (already retired?); allowed: \(versions.allowed.sorted())")
+        }
+        policy.retire(keyID: keyID, version: version)
+        // The policy first: the running key service stops using the version before its file goes.
+        try PrivateFile.replace(self.policy, contents: try policy.encoded())
+        try? FileManager.default.removeItem(at: keys.appendingPathComponent("\(keyID).v\(version).key"))
     }
 
     /// Everything a decision needs, read and cross-checked.

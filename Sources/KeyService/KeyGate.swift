@@ -147,6 +147,7 @@ final class KeyGate: Sendable {
                                                      nonce: { self.nonces.consume($0, now: time) })
             } catch { throw .denied(error) }
             Self.describe(verified.document, runtime: verified.runtime, into: &record)
+            Gauge(label: MetricName.attestationChainExpiry).record(verified.chainExpiresAt.timeIntervalSince1970)
             guard let recipient = verified.document.publicKey else {
                 // The policy requires a public key (checked at load), so the verifier already refused this.
                 throw .denied(AttestationError(.publicKeyMissing, "evidence carries no public key to encrypt the data key to"))

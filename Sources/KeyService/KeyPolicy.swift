@@ -129,6 +129,11 @@ public struct KeyPolicy: Sendable, Equatable, Codable {
         keys[keyID] = versions
     }
 
+    /// Removes `version` from `keyID`'s allowed versions (the caller has checked it is not active).
+    public mutating func retire(keyID: String, version: Int) {
+        keys[keyID]?.allowed.removeAll { $0 == version }
+    }
+
     /// Key ids end up in file names, audit records and associated data, so they are kept plain.
     public static func isValidKeyID(_ id: String) -> Bool {
         (1...64).contains(id.utf8.count)

@@ -69,4 +69,13 @@ enum ConnectorSQL {
         ORDER BY id LIMIT \(limit)
         """
     }
+
+    /// Live connectors and grants parked for revocation after a delete-all: both are decrypted again.
+    /// (The owner's role reads both tables; the worker's reads neither version column of the parked ones.)
+    static let keyVersionUsage: PostgresQuery = """
+        SELECT token_key_id, token_version, count(*)::int FROM (
+            SELECT token_key_id, token_version FROM connectors WHERE status <> 'REVOKED'
+            UNION ALL SELECT token_key_id, token_version FROM connector_revocations
+        ) used GROUP BY 1, 2 ORDER BY 1, 2
+        """
 }

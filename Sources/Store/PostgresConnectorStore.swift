@@ -56,6 +56,12 @@ public struct PostgresConnectorStore: ConnectorStore {
         return ids
     }
 
+    public func keyVersionUsage() async throws -> [KeyVersionUsage] {
+        try await Pooled.rows(client, ConnectorSQL.keyVersionUsage, logger: logger).decode((String, Int32, Int32).self).map {
+            KeyVersionUsage(keyID: $0.0, version: Int($0.1), connectors: Int($0.2))
+        }
+    }
+
     public func forgetParked(_ id: UUID) async throws {
         _ = try await Pooled.rows(client, ConnectorSQL.forgetParked(id: id), logger: logger)
     }

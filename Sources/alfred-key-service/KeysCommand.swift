@@ -13,7 +13,7 @@ struct KeyServiceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "alfred-key-service",
         abstract: "The key service (stands in for KMS): init, serve, rotate. (`alfred keys rewrap` moves connectors to a new version.)",
-        subcommands: [Init.self, Serve.self, Rotate.self])
+        subcommands: [Init.self, Serve.self, Rotate.self, Retire.self, RenewAuthority.self])
 
     static func main() async { await CommandEntry.main(KeyServiceCommand.self) }
 
@@ -87,6 +87,45 @@ struct KeyServiceCommand: AsyncParsableCommand {
         func run() throws {
             let version = try KeyDirectory(URL(fileURLWithPath: dir)).rotate(keyID: keyID)
             print("\(keyID): version \(version) is active")
+        }
+    }
+
+    struct Retire: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Take an old key version out of service for good: out of the policy, its key file deleted.",
+            discussion: """
+                Only once no connector uses it: `alfred keys kek-usage` (on a host with the database) must show \
+                none on that version, after `alfred keys rewrap`. A data key wrapped under a retired version \
+                can never be opened again. The active version is refused.
+                """)
+
+        @Option(help: "The key directory.") var dir: String
+        @Option(help: "Name of the key-encryption key.") var keyID = "kek-main"
+        @Option(help: "The version to retire.") var version: Int
+
+        func run() throws {
+            try KeyDirectory(URL(fileURLWithPath: dir)).retire(keyID: keyID, version: version)
+            print("\(keyID) v\(version) is retired: no longer allowed, its key file deleted")
+        }
+    }
+
+    struct RenewAuthority: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "renew-authority",
+            abstract: "Replace the attestation authority (before it expires) without touching the key-encryption keys.",
+            discussion: """
+                Writes a new authority to the attestor's directory and pins its root beside the current one \
+                in the key directory (the running key service reloads). Restart the attestor afterwards; \
+                evidence it signed before the restart still verifies until the next renewal.
+                """)
+
+        @Option(help: "The key directory.") var dir: String
+        @Option(help: "The attestor's directory.") var attestorDir: String
+
+        func run() throws {
+            let expiry = try KeyDirectory(URL(fileURLWithPath: dir)).renewAuthority(attestorDirectory: URL(fileURLWithPath: attestorDir))
+            print("renewed the attestation authority (valid until \(expiry.formatted(.iso8601))); key-encryption keys unchanged")
+            print("next: restart the attestor (it loads \(attestorDir) at start); chown the directory to its user if you ran this as root")
         }
     }
 }

@@ -12,7 +12,7 @@ struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
         abstract: "Key rotation's database side: rewrap (token KEKs), data-key (the host data key).",
-        subcommands: [Rewrap.self, DataKeyCommand.self])
+        subcommands: [Rewrap.self, KEKUsage.self, DataKeyCommand.self])
 
     struct Rewrap: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -40,6 +40,23 @@ struct KeysCommand: AsyncParsableCommand {
         }
     }
 
+
+    struct KEKUsage: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "kek-usage",
+            abstract: "Connectors (not revoked) per key-encryption key and version: a version with none can be retired.")
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let logger = database.bootstrapLogging()
+            let usage = try await withPostgres(try database.database(), logger: logger) { client in
+                try await PostgresConnectorStore(client: client, logger: logger).keyVersionUsage()
+            }
+            if usage.isEmpty { print("no connector uses any key version") }
+            for row in usage { print("\(row.keyID) v\(row.version): \(row.connectors) connector(s)") }
+            print("a version not listed here is used by no connector: `alfred-key-service retire --key-id ID --version N` may take it out")
+        }
+    }
 
     struct DataKeyCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import AlfredCore
 import AlfredTesting
+import AsyncHTTPClient
 import Attestation
 import BrokerClient
 import Foundation
@@ -29,7 +30,7 @@ import Glibc
 
     /// Keys made by `alfred-key-service init` for the real `alfred-broker`, then the key service, the
     /// attestor (allowing `attestorUID`) and `brokerExecutable` started as processes.
-    static func withStack(brokerExecutable: String? = nil, attestorUID: UInt32 = UInt32(getuid()),
+    static func withStack(brokerExecutable: String? = nil, attestorUID: UInt32 = UInt32(getuid()), keyMetricsPort: Int? = nil,
                           _ body: (Stack) async throws -> Void) async throws {
         let world = try await BrokerWorld.make()
         defer { world.remove() }
@@ -40,7 +41,8 @@ import Glibc
         #expect(initialized.output.contains(try AlfredBinary.broker), "the policy allows the alfred-broker beside it by default")
         let keySocket = folder.appendingPathComponent("k.sock").path, attestorSocket = folder.appendingPathComponent("a.sock").path
         let brokerSocket = folder.appendingPathComponent("b.sock").path
-        let keyService = try ChildProcess(AlfredBinary.keyService, ["serve", "--dir", keys, "--socket", keySocket])
+        let keyService = try ChildProcess(AlfredBinary.keyService, ["serve", "--dir", keys, "--socket", keySocket]
+                                          + (keyMetricsPort.map { ["--metrics-port", "\($0)"] } ?? []))
         defer { keyService.signal(SIGTERM) }
         let attestor = try ChildProcess(AlfredBinary.attestor, ["--dir", attestorDir, "--socket", attestorSocket,
                                                                 "--allow-uid", "\(attestorUID)"])
@@ -84,8 +86,10 @@ import Glibc
         stack.google.recordedRequests().filter { $0.path == OAuthEndpoints.revokePath }.count
     }
 
+    /// The key service also exports when the chain it verified expires, which the renewal alert watches.
     @Test func theAllowedBrokerExecutableStoresAndOpensARefreshToken() async throws {
-        try await Self.withStack { stack in
+        let port = try EmbeddedPostgres.freePort()
+        try await Self.withStack(keyMetricsPort: port) { stack in
             let connected = try await Self.connect(stack)
             #expect(!connected.connectorID.isEmpty)
             #expect(Self.revocations(stack) == 1)
@@ -93,6 +97,14 @@ import Glibc
             #expect(audit.contains(#""operation":"generate_data_key""#) && audit.contains(#""operation":"decrypt""#), "\(audit)")
             #expect(!audit.contains(#""decision":"deny""#), "\(audit)")
             #expect(audit.contains(#""runtime":"alfred-local""#))
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/metrics")
+            request.method = .GET
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            let metrics = String(buffer: try await response.body.collect(upTo: 1 << 20))
+            let line = metrics.split(separator: "\n").first { $0.hasPrefix("alfred_attestation_chain_expiry_timestamp_seconds") }
+            let expiry = line.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }
+            // The authority `init` made lasts two years; its root ten.
+            #expect(expiry.map { $0 > Date().addingTimeInterval(700 * 86_400).timeIntervalSince1970 } == true, "\(line ?? "no line")")
         }
     }
 
