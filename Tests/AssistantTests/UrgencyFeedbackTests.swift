@@ -47,9 +47,15 @@ import Urgency
                 let base = try #require(RuleID(rawValue: String(rule.split(separator: ":")[0])), "\(rule) is a rule of the rule set")
                 #expect(w.environment.ruleSet.weight(base) > 0, "\(rule): only rules that push towards urgent are kept")
             }
-            // One alert counted once for each of its rules, and for no other rule.
-            let alertKeys = w.metrics.keys.filter { $0.hasPrefix(MetricName.urgencyAlerts + "{") }
-            #expect(alertKeys == rules.map { CountingMetrics.key(MetricName.urgencyAlerts, [("rule", $0)]) }.sorted())
+            // One alert counted once for each of its rules, and for no other rule. The mail check counts
+            // after its transaction commits, and the delivery worker may send the push before that: wait
+            // for the count, not for the push.
+            let expected = rules.map { CountingMetrics.key(MetricName.urgencyAlerts, [("rule", $0)]) }.sorted()
+            var alertKeys: [String] = []
+            #expect(try await eventually {
+                alertKeys = w.metrics.keys.filter { $0.hasPrefix(MetricName.urgencyAlerts + "{") }
+                return alertKeys == expected
+            }, "\(alertKeys)")
             for rule in rules { #expect(w.metrics.count(MetricName.urgencyAlerts, [("rule", rule)]) == 1, "\(rule)") }
 
             // "This was not urgent", sent twice (the second as its own job, as a retried request would be
