@@ -58,7 +58,6 @@ let package = Package(
         // the kernel's peer credentials.
         .target(name: "LocalIPC", dependencies: [
             .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         // Attestation documents (Nitro format): parsing, verifying, the local authority, the attestor's client.
         .target(name: "Attestation", dependencies: [
@@ -80,7 +79,6 @@ let package = Package(
         ]),
         // What the broker needs to talk to the key service; no key-encryption key is ever here.
         .target(name: "KeyServiceClient", dependencies: [
-            "AlfredCore",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -97,10 +95,8 @@ let package = Package(
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         .target(name: "StandIns", dependencies: [
-            "AlfredCore",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdHTTP2", package: "hummingbird"),
-            .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "X509", package: "swift-certificates"),
@@ -151,11 +147,20 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
         ]),
-        .target(name: "Assistant", dependencies: [
-            "AlfredCore", "Store", "JobQueue", "GoogleAPI", "Urgency", "APNs",
-            .product(name: "PostgresNIO", package: "postgres-nio"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        // The host data key: sealing, keyed hashes, the keyring and its re-seal job (workers and the API).
+        .target(name: "Sealing", dependencies: [
+            "AlfredCore", "JobQueue",
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The delivery stage: `push.deliver` and the outbox producers hand notifications to.
+        .target(name: "Delivery", dependencies: [
+            "AlfredCore", "JobQueue", "Sealing", "APNs",
+            .product(name: "Metrics", package: "swift-metrics"),
+        ]),
+        .target(name: "Assistant", dependencies: [
+            "AlfredCore", "JobQueue", "GoogleAPI", "Urgency", "Sealing", "Delivery",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
         ]),
@@ -167,7 +172,7 @@ let package = Package(
         ]),
         // The app's HTTP API: server generated from Sources/API/openapi.yaml (the contract).
         .target(name: "API", dependencies: [
-            "AlfredCore", "Assistant", "Privacy", "Store",
+            "AlfredCore", "Assistant", "Sealing", "Privacy", "Store",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Yams", package: "Yams"),
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -203,7 +208,7 @@ let package = Package(
         // Production executables, one per role. None links AlfredTesting or StandIns (OpsTests checks).
         .executableTarget(name: "alfred", dependencies: [
             "AlfredCore", "CommandSupport", "Store", "JobQueue", "Telemetry", "BrokerClient", "API", "Attestation",
-            "GoogleAPI", "Urgency", "Assistant", "APNs", "Privacy",
+            "GoogleAPI", "Urgency", "Assistant", "Sealing", "Delivery", "APNs", "Privacy",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -229,22 +234,18 @@ let package = Package(
         .executableTarget(name: "alfred-attestor", dependencies: [
             "CommandSupport", "Attestor", "Attestation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // The development stack: `alfred-dev` (every process, a private Postgres, the stand-ins) and sandboxes.
         .executableTarget(name: "alfred-dev", dependencies: [
-            "AlfredCore", "CommandSupport", "Store", "AlfredTesting", "StandIns", "BrokerClient", "KeyService", "Attestation",
-            "API", "Assistant", "APNs",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "AlfredCore", "CommandSupport", "Store", "AlfredTesting", "StandIns", "BrokerClient",             "Assistant", "Sealing", "Delivery",             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "alfred-bench", dependencies: [
-            "AlfredCore", "Store", "JobQueue", "AlfredTesting", "TokenBroker", "BrokerClient", "KeyServiceClient", "Attestation", "GoogleAPI", "Urgency", "Assistant", "StandIns", "APNs", "Privacy",
+            "AlfredCore", "Store", "JobQueue", "AlfredTesting", "BrokerClient", "GoogleAPI", "Urgency", "Assistant", "Sealing", "Delivery", "StandIns", "APNs", "Privacy",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -262,16 +263,14 @@ let package = Package(
         .testTarget(name: "KeyServiceTests", dependencies: ["KeyService", "KeyServiceClient", "Attestation", "AlfredCore", "AlfredTesting",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        .testTarget(name: "StandInsTests", dependencies: ["StandIns", "AlfredCore", "AlfredTesting", "API",
+            .product(name: "Logging", package: "swift-log"),]),
+        .testTarget(name: "StandInsTests", dependencies: ["StandIns", "AlfredTesting", "API",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "X509", package: "swift-certificates"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        .testTarget(name: "TokenBrokerTests", dependencies: ["TokenBroker", "BrokerClient", "KeyServiceClient", "Attestation", "Attestor", "LocalIPC", "AlfredCore", "KeyService", "Store", "AlfredTesting", "StandIns", "JobQueue", "Privacy",
+        .testTarget(name: "TokenBrokerTests", dependencies: ["TokenBroker", "BrokerClient", "KeyServiceClient", "Attestation", "LocalIPC", "AlfredCore", "KeyService", "Store", "AlfredTesting", "StandIns", "JobQueue", "Privacy",
             .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -281,21 +280,18 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "CoreMetrics", package: "swift-metrics")]),
-        .testTarget(name: "APNsTests", dependencies: ["APNs", "StandIns", "AlfredCore", "AlfredTesting",
+        .testTarget(name: "APNsTests", dependencies: ["APNs", "AlfredCore", "AlfredTesting",
             .product(name: "NIOHTTP2", package: "swift-nio-http2"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Logging", package: "swift-log"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "NIOCore", package: "swift-nio")]),
-        .testTarget(name: "OpsTests", dependencies: ["AlfredCore", "AlfredTesting"]),
-        .testTarget(name: "APITests", dependencies: ["API", "AlfredCore", "AlfredTesting", "Store", "StandIns", "Assistant", "Privacy",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio")]),
+        .testTarget(name: "OpsTests", dependencies: ["AlfredTesting"]),
+        .testTarget(name: "APITests", dependencies: ["API", "AlfredCore", "AlfredTesting", "Store", "StandIns", "Assistant", "Sealing", "Delivery", "Privacy",
             "JobQueue", "TokenBroker", "BrokerClient", "KeyServiceClient", "Attestation", "KeyService",
             .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "Yams", package: "Yams"), .product(name: "CoreMetrics", package: "swift-metrics")]),
-        .testTarget(name: "AssistantTests", dependencies: ["Assistant", "GoogleAPI", "Urgency", "StandIns", "Store", "JobQueue", "Privacy",
-            "AlfredCore", "AlfredTesting", "TokenBroker", "BrokerClient", "KeyServiceClient", "Attestation", "KeyService", "APNs", "Telemetry",
-            .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "Yams", package: "Yams"),]),
+        .testTarget(name: "AssistantTests", dependencies: ["Assistant", "Sealing", "Delivery", "GoogleAPI", "Urgency", "StandIns", "Store", "JobQueue", "Privacy",
+            "AlfredCore", "AlfredTesting", "TokenBroker", "BrokerClient", "KeyServiceClient", "Attestation", "APNs",
             .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),

@@ -1,5 +1,7 @@
 import AlfredCore
 import Assistant
+import Delivery
+import Sealing
 import Foundation
 import Logging
 import Metrics

@@ -1,5 +1,7 @@
 import AlfredCore
 import Assistant
+import Delivery
+import Sealing
 import Crypto
 import CryptoExtras
 import Foundation

@@ -1,6 +1,8 @@
 import AlfredCore
+import Delivery
 import Foundation
 import Metrics
+import Sealing
 
 /// The job kinds that turn Calendar and Gmail into notifications.
 public enum AssistantKind {
@@ -19,8 +21,8 @@ public enum AssistantKind {
     public static let relayWake = JobKind("relay.wake", maxAttempts: 5, priority: 10)
     /// Recurring system job: makes sure every connected user has the three recurring jobs.
     public static let plan = JobKind("assistant.plan", maxAttempts: 5)
-    /// Delivery's own queue, so slow APNs calls never starve claiming.
-    public static let pushDeliver = JobKind("push.deliver", queue: "delivery", maxAttempts: 20, priority: 10)
+    /// Delivery's own queue, so slow APNs calls never starve claiming (the `Delivery` module's kind).
+    public static let pushDeliver = DeliveryKind.pushDeliver
 
     /// The user's verdict on an urgent-mail alert (false-positive rate).
     public static let urgentFeedback = JobKind("feedback.urgent", maxAttempts: 5)
@@ -43,61 +45,8 @@ public enum BriefSchedule {
     }
 }
 
-/// A job payload sealed with the host data key. In the row it is JSON `{"sealed":"<base64>"}` so the
-/// queue's decoding (and its poison-payload handling) stays the same for every kind.
-public struct SealedPayload: Codable, Sendable {
-    public let sealed: Data
-    public init(_ bytes: [UInt8]) { sealed = Data(bytes) }
-
-    /// The row's payload bytes for `value`, sealed for `purpose` (a push's text is `.notification`).
-    public static func make<T: Encodable>(_ value: T, sealer: HostSealer, userID: UUID?,
-                                          purpose: HostSealer.Purpose = .jobPayload) throws -> [UInt8] {
-        let bytes = try sealer.seal(json: value, purpose: purpose, userID: userID)
-        return Array(try JSONEncoder().encode(SealedPayload(bytes)))
-    }
-
-    public func open<T: Decodable>(_ type: T.Type, sealer: HostSealer, userID: UUID?,
-                                   purpose: HostSealer.Purpose = .jobPayload) throws -> T {
-        try sealer.open(json: type, from: Array(sealed), purpose: purpose, userID: userID)
-    }
-}
-
 /// An empty payload for per-user recurring jobs: the user is the job's `user_id`.
 public struct NoPayload: Codable, Sendable {}
-
-/// What delivery sends: composed here, sealed in the `push.deliver` payload, opened only to send.
-public struct PushContent: Codable, Sendable, Equatable {
-    /// `meeting.reminder`, `morning.brief`, `mail.urgent`.
-    public var kind: String
-    public var title: String
-    public var body: String
-    /// When the user should have had it (the reminder time): delivery measures lateness against it.
-    public var scheduledAt: Date
-    /// Collapses related pushes on the device (apns-collapse-id); opaque.
-    public var collapseID: String
-
-    public init(kind: String, title: String, body: String, scheduledAt: Date, collapseID: String) {
-        self.kind = kind; self.title = title; self.body = body; self.scheduledAt = scheduledAt; self.collapseID = collapseID
-    }
-}
-
-/// Hands notifications to delivery: a sealed `push.deliver` job and its ledger row, together.
-public struct Outbox: Sendable {
-    let sealer: HostSealer
-
-    public init(sealer: HostSealer) { self.sealer = sealer }
-
-    /// - Parameter at: when to send (nil: now).
-    public func notification(_ content: PushContent, userID: UUID, idempotencyKey: String,
-                             deadline: Date?, at: Date? = nil) throws -> OutboundNotification {
-        let payload = try SealedPayload.make(content, sealer: sealer, userID: userID, purpose: .notification)
-        var job = NewJob(kind: AssistantKind.pushDeliver, payload: payload, schedule: at.map { .at($0) } ?? .now,
-                         uniqueKey: idempotencyKey, userID: userID)
-        job.priority = content.kind == "meeting.reminder" ? 10 : 0
-        return OutboundNotification(userID: userID, kind: content.kind, idempotencyKey: idempotencyKey, job: job, deadline: deadline,
-                                    scheduledAt: content.scheduledAt)
-    }
-}
 
 enum AssistantMetrics {
     static func calendarSync(_ mode: CalendarChanges.Mode) -> Counter {

@@ -1,5 +1,7 @@
 import AlfredCore
+import Delivery
 import Foundation
+import Sealing
 import Logging
 
 /// Every Google fetch a job makes for a user writes one redacted `CONNECTOR_FETCH` audit event

@@ -1,5 +1,7 @@
 import AlfredCore
+import Delivery
 import Foundation
+import Sealing
 import JobQueue
 
 /// `calendar.sync`, recurring per user: reads what changed in the user's primary calendar and keeps

@@ -1,5 +1,7 @@
 import AlfredCore
+import Delivery
 import Foundation
+import Sealing
 
 /// The words of each notification. Short enough for one push: APNs allows 4 KB, a lock screen
 /// shows about two lines, so bodies are capped at `bodyLimit` characters.

@@ -1,5 +1,7 @@
 import AlfredCore
+import Delivery
 import Foundation
+import Sealing
 import JobQueue
 import Metrics
 import Urgency

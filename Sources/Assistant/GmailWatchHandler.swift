@@ -1,5 +1,7 @@
 import AlfredCore
+import Delivery
 import Foundation
+import Sealing
 import JobQueue
 
 /// `gmail.watch`, recurring per user when a Pub/Sub topic is configured: asks Gmail to push changes

@@ -1,6 +1,8 @@
 import AlfredCore
 import AsyncHTTPClient
+import Delivery
 import Foundation
+import Sealing
 import GoogleAPI
 import JobQueue
 import Logging

@@ -1,4 +1,6 @@
+import Delivery
 import Foundation
+import Sealing
 
 /// A wall-clock time of day (`08:00`) in some time zone.
 public struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertible {

@@ -1,5 +1,7 @@
 import AlfredCore
+import Delivery
 import Foundation
+import Sealing
 import JobQueue
 
 /// `meeting.reminder`: shortly before `start - meeting_reminder_minutes`, re-fetches the event (it may have moved

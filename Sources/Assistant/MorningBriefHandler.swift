@@ -1,5 +1,7 @@
 import AlfredCore
+import Delivery
 import Foundation
+import Sealing
 import JobQueue
 
 /// `morning.brief`, recurring per user at `morning_brief_local_time` in the user's zone (DST-correct,

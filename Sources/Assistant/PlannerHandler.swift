@@ -1,5 +1,7 @@
 import AlfredCore
+import Delivery
 import Foundation
+import Sealing
 import JobQueue
 
 /// `assistant.plan`, a recurring system job: every connected user has one live `calendar.sync`,

@@ -1,5 +1,7 @@
 import AlfredCore
+import Delivery
 import Foundation
+import Sealing
 
 /// A calendar event as the assistant needs it. The free-text fields are personal data: they are
 /// used to compose one notification and never stored, logged or printed (`Redacted`).

@@ -1,5 +1,7 @@
 import AlfredCore
+import Delivery
 import Foundation
+import Sealing
 import JobQueue
 
 /// `relay.wake`: a Gmail push for a relayed mailbox became this job (the API enqueues it by unique

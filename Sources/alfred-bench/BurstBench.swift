@@ -3,6 +3,8 @@ import AlfredTesting
 import APNs
 import ArgumentParser
 import Assistant
+import Delivery
+import Sealing
 import AsyncHTTPClient
 import Crypto
 import Foundation

@@ -2,6 +2,8 @@ import AlfredCore
 import AlfredTesting
 import ArgumentParser
 import Assistant
+import Delivery
+import Sealing
 import AsyncHTTPClient
 import Foundation
 import GoogleAPI

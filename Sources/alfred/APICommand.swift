@@ -3,6 +3,8 @@ import AlfredCore
 import API
 import ArgumentParser
 import Assistant
+import Delivery
+import Sealing
 import AsyncHTTPClient
 import Foundation
 import Logging

@@ -1,6 +1,8 @@
 import AlfredCore
 import ArgumentParser
 import Assistant
+import Delivery
+import Sealing
 import BrokerClient
 import CommandSupport
 import Foundation

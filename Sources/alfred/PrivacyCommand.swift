@@ -2,6 +2,8 @@ import CommandSupport
 import AlfredCore
 import ArgumentParser
 import Assistant
+import Delivery
+import Sealing
 import Foundation
 import AlfredCore
 import Privacy

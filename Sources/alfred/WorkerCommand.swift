@@ -3,6 +3,8 @@ import AlfredCore
 import APNs
 import ArgumentParser
 import Assistant
+import Delivery
+import Sealing
 import AsyncHTTPClient
 import GoogleAPI
 import Urgency

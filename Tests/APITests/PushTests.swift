@@ -2,6 +2,8 @@ import AlfredCore
 import AlfredTesting
 @testable import API
 import Assistant
+@testable import Delivery
+@testable import Sealing
 import AsyncHTTPClient
 import Foundation
 import NIOCore

@@ -5,6 +5,8 @@ import PostgresNIO
 import StandIns
 import Testing
 @testable import Assistant
+@testable import Delivery
+@testable import Sealing
 
 /// What the assistant's jobs do when Google or their own rows misbehave: the queue, not a tight
 /// loop, does the waiting, and what it records names no personal data.

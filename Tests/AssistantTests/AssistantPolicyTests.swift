@@ -5,6 +5,8 @@ import PostgresNIO
 import StandIns
 import Testing
 @testable import Assistant
+@testable import Delivery
+@testable import Sealing
 
 /// Quiet hours, coalescing and dedupe, on the real worker and the Google stand-in.
 @Suite(.serialized, .timeLimit(.minutes(5))) struct AssistantPolicyTests {

@@ -7,6 +7,8 @@ import Store
 import StandIns
 import Testing
 @testable import Assistant
+@testable import Delivery
+@testable import Sealing
 
 /// The whole assistant on a real database, a real worker and the Google stand-in over a socket.
 @Suite(.serialized, .timeLimit(.minutes(5))) struct AssistantScenarioTests {

@@ -13,6 +13,8 @@ import Store
 import Synchronization
 import Testing
 @testable import Assistant
+@testable import Delivery
+@testable import Sealing
 
 /// A running assistant: a fresh database, the Google stand-in on a real socket, the production
 /// Calendar and Gmail clients, and a real in-process worker running the assistant's jobs as the

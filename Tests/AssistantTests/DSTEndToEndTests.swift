@@ -7,6 +7,8 @@ import Store
 import Synchronization
 import Testing
 @testable import Assistant
+@testable import Delivery
+@testable import Sealing
 
 /// The planner, the morning brief and meeting reminders across the real 2026 DST changes of
 /// `America/Los_Angeles` (2026-03-08 02:00 -> 03:00, 2026-11-01 02:00 -> 01:00) and `Europe/Berlin`

@@ -6,6 +6,8 @@ import PostgresNIO
 import Store
 import Testing
 @testable import Assistant
+@testable import Delivery
+@testable import Sealing
 
 /// `alfred keys data-key …` as an operator runs it, on a key file and a real database: the file
 /// keeps its mode, and a key is removed only once no stored value names it.

@@ -10,6 +10,8 @@ import PostgresNIO
 import Store
 import Testing
 @testable import Assistant
+@testable import Delivery
+@testable import Sealing
 
 /// The host data key as a keyring: file format, what each key opens, and a whole rotation against a
 /// real database as the worker role, ending with the old key removed.

@@ -9,6 +9,8 @@ import PostgresNIO
 import StandIns
 import Testing
 @testable import Assistant
+@testable import Delivery
+@testable import Sealing
 
 @Suite(.timeLimit(.minutes(5))) struct DeliveryTests {
     @Test func aReminderGoesToEveryActiveDeviceOnceWithApplesHeadersAndItsTextIsDeleted() async throws {

@@ -13,6 +13,8 @@ import StandIns
 import Synchronization
 import Store
 @testable import Assistant
+@testable import Delivery
+@testable import Sealing
 
 /// Delivery for real: a fresh database (the worker connects as `alfred_worker`), the APNs stand-in
 /// over HTTP/2 + TLS with its own test CA, the production `APNsClient` with a provider token minted

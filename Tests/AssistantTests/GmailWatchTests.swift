@@ -6,6 +6,8 @@ import PostgresNIO
 import StandIns
 import Testing
 @testable import Assistant
+@testable import Delivery
+@testable import Sealing
 
 /// `gmail.watch`: the mailbox is watched on the configured topic and found again by the keyed hash
 /// of its address; the watch is renewed well before Gmail's 7 days run out; and mail is polled

@@ -2,6 +2,8 @@ import AlfredCore
 import Foundation
 import Testing
 @testable import Assistant
+@testable import Delivery
+@testable import Sealing
 
 @Suite(.timeLimit(.minutes(5))) struct HostSealerTests {
     let sealer = try! HostSealer(keyBytes: HostSealer.generateKeyBytes())

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Assistant
+@testable import Delivery
+@testable import Sealing
 
 /// The morning brief's wall-clock arithmetic, on real zones and real DST change days.
 @Suite(.timeLimit(.minutes(5))) struct LocalScheduleTests {

@@ -7,6 +7,8 @@ import StandIns
 import Store
 import Testing
 @testable import Assistant
+@testable import Delivery
+@testable import Sealing
 
 /// Delete-all against the assistant's own jobs, on the in-process worker of `AssistantWorld`.
 @Suite(.timeLimit(.minutes(5))) struct PrivacyScenarioTests {

@@ -6,6 +6,8 @@ import StandIns
 import Testing
 import Urgency
 @testable import Assistant
+@testable import Delivery
+@testable import Sealing
 
 /// The false-positive loop (issue #17 part 4): an urgent-mail alert keeps the ids of the rules that
 /// made it, and the user's verdict is counted once per rule, so an operator sees which rule misfires

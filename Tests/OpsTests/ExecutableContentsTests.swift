@@ -19,9 +19,9 @@ import Testing
     static let devOnly = ["AlfredTesting", "StandIns"]
     static let forbidden: [String: [String]] = [
         "alfred": devOnly + ["TokenBroker", "KeyService", "Attestor"],
-        "alfred-broker": devOnly + ["KeyService", "Attestor", "Assistant", "GoogleAPI"],
-        "alfred-key-service": devOnly + ["TokenBroker", "Attestor", "Assistant", "GoogleAPI", "BrokerClient"],
-        "alfred-attestor": devOnly + ["TokenBroker", "KeyService", "Assistant", "GoogleAPI", "BrokerClient"],
+        "alfred-broker": devOnly + ["KeyService", "Attestor", "Assistant", "GoogleAPI", "Sealing", "Delivery"],
+        "alfred-key-service": devOnly + ["TokenBroker", "Attestor", "Assistant", "GoogleAPI", "BrokerClient", "Sealing", "Delivery"],
+        "alfred-attestor": devOnly + ["TokenBroker", "KeyService", "Assistant", "GoogleAPI", "BrokerClient", "Sealing", "Delivery"],
     ]
 
     static func modules(_ candidates: [String], in executable: String) throws -> Set<String> {
@@ -39,6 +39,6 @@ import Testing
         #expect(try Self.modules(["TokenBroker", "KeyServiceClient", "Attestation"], in: AlfredBinary.broker).count == 3)
         #expect(try Self.modules(["KeyService"], in: AlfredBinary.keyService) == ["KeyService"])
         #expect(try Self.modules(["Attestor"], in: AlfredBinary.attestor) == ["Attestor"])
-        #expect(try Self.modules(["BrokerClient", "Assistant"], in: AlfredBinary.path).count == 2)
+        #expect(try Self.modules(["BrokerClient", "Assistant", "Sealing", "Delivery"], in: AlfredBinary.path).count == 4)
     }
 }

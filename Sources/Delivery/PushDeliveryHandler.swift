@@ -3,6 +3,7 @@ import APNs
 import Foundation
 import JobQueue
 import Metrics
+import Sealing
 import Synchronization
 
 /// Sends one APNs push; `APNsClient` in production, any real HTTP/2 peer in tests.
@@ -35,7 +36,7 @@ public struct PushDeliveryHandler: JobHandler {
     /// The sealed text; absent once the notification is finished.
     public struct Payload: Decodable, Sendable { public var sealed: Data? }
 
-    public let kind = AssistantKind.pushDeliver
+    public let kind = DeliveryKind.pushDeliver
     let store: any DeliveryStore
     let sender: any PushSender
     let sealer: HostSealer
@@ -297,17 +298,17 @@ extension SendOutcome.Result {
     }
 }
 
-enum DeliveryMetrics {
-    static let reminderKind = "meeting.reminder"
-    static let relayKind = "mail.relay"
-    static let kinds: Set<String> = [reminderKind, "morning.brief", "mail.urgent", relayKind]
+package enum DeliveryMetrics {
+    package static let reminderKind = "meeting.reminder"
+    package static let relayKind = "mail.relay"
+    package static let kinds: Set<String> = [reminderKind, "morning.brief", "mail.urgent", relayKind]
 
-    static let reminderLateness = Timer(label: MetricName.reminderDeliverySeconds, preferredDisplayUnit: .seconds)
-    static let reminderFailures = Counter(label: MetricName.reminderDeliveryFailures)
+    package static let reminderLateness = Timer(label: MetricName.reminderDeliverySeconds, preferredDisplayUnit: .seconds)
+    package static let reminderFailures = Counter(label: MetricName.reminderDeliveryFailures)
     /// Copies sent again because an exchange broke off after the request left.
-    static let resent = Counter(label: MetricName.pushResends)
+    package static let resent = Counter(label: MetricName.pushResends)
 
-    static func thread(_ kind: String) -> String {
+    package static func thread(_ kind: String) -> String {
         switch kind {
         case reminderKind: "calendar"
         case "morning.brief": "brief"
@@ -315,22 +316,22 @@ enum DeliveryMetrics {
         }
     }
 
-    static func kindLabel(_ kind: String) -> String { kinds.contains(kind) ? kind : "other" }
+    package static func kindLabel(_ kind: String) -> String { kinds.contains(kind) ? kind : "other" }
 
-    static func finished(_ kind: String, _ state: DeliveryPlan.State) {
+    package static func finished(_ kind: String, _ state: DeliveryPlan.State) {
         let label = kindLabel(kind)
         Counter(label: MetricName.pushDeliveries, dimensions: [("kind", label), ("result", state.rawValue)]).increment()
         if kind == reminderKind, [.expired, .failed, .unconfirmed].contains(state) { reminderFailures.increment() }
     }
 
-    static func retired(_ outcomes: [SendOutcome]) {
+    package static func retired(_ outcomes: [SendOutcome]) {
         for case .retire(let reason) in outcomes.map(\.result) {
             Counter(label: MetricName.devicesRetired, dimensions: [("reason", APNsReason(rawValue: reason).metricLabel)]).increment()
         }
     }
 
     /// Creates the SLI series at start-up, so dashboards and rules see zeros rather than nothing.
-    static func register() {
+    package static func register() {
         _ = reminderLateness
         _ = reminderFailures
         _ = resent
