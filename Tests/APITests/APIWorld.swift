@@ -106,14 +106,17 @@ struct APIWorld {
         let quiet = TestDatabase.quietLogger
         let pool = PostgresClient(configuration: apiURL.clientConfiguration(maxConnections: 6), backgroundLogger: quiet)
         let owner = PostgresClient(configuration: url.clientConfiguration(maxConnections: 2), backgroundLogger: quiet)
-        let apple = AppleStandIn(logger: quiet)
+        var now: @Sendable () -> Date = { Date() }
+        if let clock = self.clock { now = clock.nowDate }
+        // Apple mints identity tokens at the API's wall time: with an injected clock pinned at the
+        // world's start, tokens minted at the real time would be "issued in the future" once a slow
+        // run has taken longer than the allowed skew.
+        let apple = AppleStandIn(clock: StandInClock(now: now), logger: quiet)
         let sealer = try HostSealer(keyBytes: HostSealer.generateKeyBytes())
         let logs = LogCapture()
         let logger = logs.logger("alfred.api")
         let metrics = CountingMetrics()
         let (userLimit, addressLimit) = (self.userLimit, self.addressLimit)
-        var now: @Sendable () -> Date = { Date() }
-        if let clock = self.clock { now = clock.nowDate }
         let broker: (any ConnectorAuthority)? = googleSide?.broker
         return try await withRunningServices([pool, owner, apple], logger: quiet) {
             var configuration = APIServer.Configuration(bundleID: Self.bundleID)
