@@ -142,8 +142,9 @@ public final class EmbeddedPostgres: Sendable {
     }
 
     /// Stops the server (connections drop) and returns; `startServer()` brings it back on the same port.
-    public func stopServer() async throws {
-        try await Self.run(command(for: "pg_ctl", stopArguments))
+    /// `mode`: pg_ctl's `fast` (clean shutdown) or `immediate` (no checkpoint: recovery at start, as after a crash).
+    public func stopServer(mode: String = "fast") async throws {
+        try await Self.run(command(for: "pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", mode, "-w", "stop"]))
     }
 
     public func startServer() async throws {

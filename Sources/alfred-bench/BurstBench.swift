@@ -117,7 +117,7 @@ struct BurstBench: AsyncParsableCommand {
             let connectors = try await GoogleBench.seedUsers(users, client: client, owner: owner, logger: logger)
             let tokens = try await Self.seedDevices(owner: owner, sealer: sealer, reminderMinutes: reminderMinutes, apnsRoot: apnsRoot,
                                                     apnsHTTP: apnsHTTP, logger: logger)
-            print("registered \(tokens) devices; minting one Google access token per user…")
+            print("registered \(tokens.count) devices; minting one Google access token per user…")
             let accessTokens = try await GoogleBench.mint(connectors, root: googleRoot, http: http)
 
             let jobs = PostgresJobStore(client: client, logger: logger)
@@ -222,9 +222,10 @@ struct BurstBench: AsyncParsableCommand {
         return try JSONSerialization.data(withJSONObject: ["users": list])
     }
 
-    /// One iPhone per user: sealed in the database, registered at the APNs stand-in.
+    /// One iPhone per user: sealed in the database, registered at the APNs stand-in. Returns each
+    /// user's device token.
     static func seedDevices(owner: DatabaseURL, sealer: HostSealer, reminderMinutes: Int, apnsRoot: String, apnsHTTP: HTTPClient,
-                            logger: Logger) async throws -> Int {
+                            logger: Logger) async throws -> [UUID: String] {
         try await TestDatabase.withClient(owner) { owner in
             _ = try await owner.query("""
                 UPDATE preferences SET meeting_reminder_minutes = \(Int32(reminderMinutes)), quiet_hours_start = NULL,
@@ -270,7 +271,7 @@ struct BurstBench: AsyncParsableCommand {
                 for _ in 0..<64 where next() {}
                 while try await group.next() != nil { _ = next() }
             }
-            return tokens.count
+            return Dictionary(uniqueKeysWithValues: zip(users, tokens))
         }
     }
 

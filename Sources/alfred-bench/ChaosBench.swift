@@ -1,0 +1,312 @@
+import AlfredCore
+import AlfredTesting
+import APNs
+import ArgumentParser
+import AsyncHTTPClient
+import BrokerClient
+import Crypto
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+import Sealing
+import StandIns
+import Synchronization
+import Store
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// `swift build -c release && swift run -c release alfred-bench chaos [--users 2000] [--minutes 10]`
+///
+/// The whole system as separate processes on this machine — a private Postgres at default
+/// durability, two `alfred worker`s, `alfred-broker`, `alfred-key-service`, `alfred-attestor`, and
+/// the Google and APNs stand-ins — with meetings, briefs and urgent mail arriving for `--minutes`,
+/// while a seeded schedule of faults runs: a random worker SIGKILLed every 30–60 s and restarted,
+/// the broker and the key service SIGKILLed once each, Postgres restarted twice (fast, then
+/// immediate shutdown), error bursts at both stand-ins (429 with Retry-After, 500, 503, slow
+/// answers, dropped APNs connections), a few users' grants revoked at Google and a few devices
+/// unregistered. It then drains, and prints (and writes as JSON) what a user would have seen.
+struct ChaosBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "chaos", abstract: "The whole system under faults: lost, late, doubled, stuck.")
+
+    @Option(help: "Users, each with meetings during the run, a morning brief and sometimes urgent mail.") var users = 2000
+    @Option(help: "Minutes the load and the faults run.") var minutes = 10.0
+    @Option(help: "Meetings per user during the run.") var meetings = 2
+    @Option(help: "Seed of the fault schedule and the load.") var seed: UInt64 = 1
+    @Option(help: "Seconds to let the system settle after the run before counting.") var drainSeconds = 150
+    @Option(help: "Where to write the JSON summary.") var output = "chaos.json"
+    @Option(help: "Path of the alfred executable (default: beside this one).") var alfred: String?
+
+    static let clientID = "alfred-local.apps.googleusercontent.com", redirect = "http://127.0.0.1:9/oauth/google/callback"
+    static let teamID = "CHAOSTEAM1", keyID = "CHAOSKEY01", topic = "com.example.alfred"
+
+    func run() async throws {
+        let logger = { var l = Logger(label: "chaos"); l.logLevel = .critical; return l }()
+        var rng = SeededGenerator(seed: seed)
+        let alfredPath = try alfredExecutable(alfred)
+        let dev = try siblingExecutable("alfred-dev", of: alfredPath)
+        let folder = URL(fileURLWithPath: "/tmp/alfred-chaos-\(UUID().uuidString.prefix(6))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+        // The run starts once every user is connected and planned; meetings and briefs fall inside it.
+        let runSeconds = minutes * 60
+        let setupSeconds = 90 + Double(users) * 0.02
+        let plan = LoadPlan(users: users, meetings: meetings, setupSeconds: setupSeconds, runSeconds: runSeconds, rng: &rng)
+        try plan.scenario().write(to: URL(fileURLWithPath: path("scenario.json")))
+        let apnsKey = P256.Signing.PrivateKey()
+        try apnsKey.pemRepresentation.write(toFile: path("apns.p8"), atomically: true, encoding: .utf8)
+        let hostKey = HostSealer.generateKeyBytes()
+        try PrivateFile.create(URL(fileURLWithPath: path("host.key")), contents: Data(hostKey.map { String(format: "%02x", $0) }.joined().utf8))
+        let sealer = try HostSealer(keyBytes: hostKey)
+
+        print("starting a private PostgreSQL, the stand-ins, the key service, the attestor and the broker…")
+        let cluster = try await EmbeddedPostgres(options: .init(durable: true))
+        defer { cluster.stop() }
+        let owner = try await cluster.createDatabase("chaos", logger: logger)
+        try await TestDatabase.migrate(owner, logger: logger)
+        let googlePort = try EmbeddedPostgres.freePort(), apnsPort = try EmbeddedPostgres.freePort()
+        let googleRoot = "http://127.0.0.1:\(googlePort)", apnsRoot = "https://127.0.0.1:\(apnsPort)"
+        let fleet = Fleet()
+        defer { fleet.stopAll() }
+        let standInsStarted = Date()
+        try fleet.add("google", dev, ["sandbox", "google", "--port", "\(googlePort)", "--scenario", path("scenario.json"), "--log-level", "error"])
+        try fleet.add("apns", dev, ["sandbox", "apns", "--port", "\(apnsPort)", "--team-id", Self.teamID, "--key", "\(Self.keyID)=\(path("apns.p8"))",
+                                    "--ca-out", path("apns-ca.pem"), "--log-level", "error"])
+        let init_ = try await AlfredTesting.run(try siblingExecutable("alfred-key-service", of: alfredPath), [
+            "init", "--dir", path("keys"), "--attestor-dir", path("attestor"), "--broker-executable", try siblingExecutable("alfred-broker", of: alfredPath)])
+        guard init_.code == 0 else { throw ValidationError("alfred-key-service init failed: \(init_.output)") }
+        try fleet.add("keys", try siblingExecutable("alfred-key-service", of: alfredPath),
+                      ["serve", "--dir", path("keys"), "--socket", path("keys.sock"), "--log-level", "error"])
+        try fleet.add("attestor", try siblingExecutable("alfred-attestor", of: alfredPath),
+                      ["--dir", path("attestor"), "--socket", path("attestor.sock"), "--allow-uid", "\(getuid())", "--log-level", "error"])
+        var brokerDB = owner
+        brokerDB.username = "alfred_broker"
+        try fleet.add("broker", try siblingExecutable("alfred-broker", of: alfredPath), [], environment: [
+            "ALFRED_DATABASE_URL": brokerDB.secretString.unsafeValue, "ALFRED_BROKER_SOCKET": path("broker.sock"),
+            "ALFRED_KEY_SERVICE_SOCKET": path("keys.sock"), "ALFRED_ATTESTOR_SOCKET": path("attestor.sock"),
+            "GOOGLE_TOKEN_URL": googleRoot + "/token", "GOOGLE_REVOKE_URL": googleRoot + "/revoke", "GOOGLE_CLIENT_ID": Self.clientID,
+            "GOOGLE_CLIENT_SECRET": "alfred-local-secret", "APNS_KEY_FILE": path("apns.p8"), "APNS_KEY_ID": Self.keyID,
+            "APNS_TEAM_ID": Self.teamID, "ALFRED_LOG_LEVEL": "error",
+        ])
+        try await Self.waitUntil("the stand-ins, key service, attestor and broker") {
+            fleet.output("google").contains("google stand-in") && fleet.output("apns").contains("apns stand-in listening")
+                && ["keys.sock", "attestor.sock", "broker.sock"].allSatisfy { FileManager.default.fileExists(atPath: path($0)) }
+        }
+        // One client for both stand-ins' control planes (and the consent pages): it trusts the APNs stand-in's CA.
+        var apnsConfiguration = APNsConfiguration(topic: Self.topic)
+        apnsConfiguration.extraTrustRootsPEM = [try String(contentsOfFile: path("apns-ca.pem"), encoding: .utf8)]
+        let http = try APNsClient.makeHTTPClient(configuration: apnsConfiguration)
+        do {
+            try await drive(plan: plan, rng: &rng, fleet: fleet, cluster: cluster, owner: owner, sealer: sealer, http: http,
+                            alfredPath: alfredPath, googleRoot: googleRoot, apnsRoot: apnsRoot, standInsStarted: standInsStarted,
+                            setupSeconds: setupSeconds, runSeconds: runSeconds, logger: logger, path: path)
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+        try await http.shutdown()
+    }
+
+    /// Connects the users, starts the workers, runs the load and the faults, drains, and reports.
+    private func drive(plan: LoadPlan, rng: inout SeededGenerator, fleet: Fleet, cluster: EmbeddedPostgres, owner: DatabaseURL,
+                       sealer: HostSealer, http: HTTPClient, alfredPath: String, googleRoot: String, apnsRoot: String,
+                       standInsStarted: Date, setupSeconds: Double, runSeconds: Double, logger: Logger,
+                       path: (String) -> String) async throws {
+
+        print("connecting \(users) users through the broker (consent at the Google stand-in, code exchange, attested key)…")
+        let (ids, tokens) = try await Self.seedUsers(plan, owner: owner, sealer: sealer, broker: path("broker.sock"), googleRoot: googleRoot,
+                                           apnsRoot: apnsRoot, http: http, logger: logger)
+        var workerDB = owner
+        workerDB.username = "alfred_worker"
+        let workerArguments = [
+            "worker", "--queue", "default", "--queue", "delivery", "--broker-socket", path("broker.sock"), "--data-key-file", path("host.key"),
+            "--google-base-url", googleRoot, "--apns-topic", Self.topic, "--apns-url", apnsRoot, "--apns-ca-file", path("apns-ca.pem"),
+            "--no-metrics", "--log-level", "error",
+        ]
+        for index in 1...2 {
+            try fleet.add("worker-\(index)", alfredPath, workerArguments, environment: ["ALFRED_DATABASE_URL": workerDB.secretString.unsafeValue])
+        }
+        let runStart = standInsStarted.addingTimeInterval(setupSeconds)
+        guard Date() < runStart.addingTimeInterval(-20) else {
+            throw ValidationError(String(format: "set-up took %.0f s, longer than the %.0f s planned; try fewer --users",
+                                         Date().timeIntervalSince(standInsStarted), setupSeconds))
+        }
+        print(String(format: "workers up; the run starts in %.0f s and lasts %.0f s (%d reminders, %d briefs due)…",
+                     runStart.timeIntervalSinceNow, runSeconds, plan.remindersDue(excluding: []), plan.briefs.count))
+        try await Task.sleep(for: .seconds(max(0, runStart.timeIntervalSinceNow)))
+
+        // The run: mail arrives, faults happen, a sampler records each process's peak memory.
+        let faults = FaultLog()
+        let schedule = FaultSchedule(runSeconds: runSeconds, rng: &rng)
+        let revoked = Set(plan.pick(5, rng: &rng)), unregistered = Set(plan.pick(5, rng: &rng).filter { !revoked.contains($0) })
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await fleet.sample(until: runStart.addingTimeInterval(runSeconds + Double(drainSeconds))) }
+            group.addTask {
+                try await Self.mail(plan, until: runStart.addingTimeInterval(runSeconds), googleRoot: googleRoot, http: http, seed: seed)
+            }
+            group.addTask {
+                try await Self.errorBursts(until: runStart.addingTimeInterval(runSeconds), googleRoot: googleRoot, apnsRoot: apnsRoot,
+                                           http: http, faults: faults, seed: seed)
+            }
+            group.addTask {
+                try await Self.runFaults(schedule, start: runStart, fleet: fleet, cluster: cluster, faults: faults, tokens: tokens,
+                                         revoked: revoked, unregistered: unregistered, googleRoot: googleRoot, apnsRoot: apnsRoot, http: http)
+            }
+            try await group.waitForAll()
+        }
+        print("the run is over; letting the system settle for \(drainSeconds) s…")
+        try await Task.sleep(for: .seconds(drainSeconds))
+
+        let json = try await ChaosReport.measure(plan: plan, ids: ids, runStart: runStart, runSeconds: runSeconds, revoked: revoked,
+                                                 unregistered: unregistered, faults: faults.all, mailSent: Self.mailSent.load(ordering: .relaxed),
+                                                 owner: owner, apnsRoot: apnsRoot,
+                                                 http: http, fleet: fleet, logger: logger)
+        try json.write(to: URL(fileURLWithPath: output))
+        print(String(decoding: json, as: UTF8.self))
+        print("written to \(output)")
+    }
+
+    // MARK: Set-up
+
+    /// Users in the database (preferences: reminders a minute ahead, the brief at the planned time, no
+    /// quiet hours), one device each (sealed, and registered at the APNs stand-in), and a Google
+    /// connector each through the real consent flow and the broker's code exchange.
+    static func seedUsers(_ plan: LoadPlan, owner: DatabaseURL, sealer: HostSealer, broker: String, googleRoot: String, apnsRoot: String,
+                          http: HTTPClient, logger: Logger) async throws -> (ids: [UUID], tokens: [String]) {
+        let ids = (0..<plan.users).map { _ in UUID() }
+        let times = (0..<plan.users).map { plan.briefTimes[$0] }
+        try await TestDatabase.withClient(owner) { client in
+            _ = try await client.query("INSERT INTO users (id) SELECT unnest(\(ids)::uuid[])", logger: logger).collect()
+            _ = try await client.query("""
+                INSERT INTO preferences (user_id, time_zone, meeting_reminder_minutes, morning_brief_local_time, quiet_hours_start, quiet_hours_end)
+                SELECT u, 'UTC', 1, t::time, NULL, NULL FROM unnest(\(ids)::uuid[], \(times)::text[]) AS p(u, t)
+                """, logger: logger).collect()
+        }
+        let devices = try await BurstBench.seedDevices(owner: owner, sealer: sealer, reminderMinutes: 1, apnsRoot: apnsRoot, apnsHTTP: http,
+                                                       logger: logger)
+        let tokens = ids.map { devices[$0] ?? "" }
+        var configuration = BrokerClient.Configuration(socketPath: broker)
+        configuration.requestTimeout = .seconds(60)
+        let client = BrokerClient(configuration: configuration)
+        defer { Task { await client.close() } }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var next = 0
+            func add() {
+                guard next < plan.users else { return }
+                let index = next
+                next += 1
+                group.addTask {
+                    let (code, verifier) = try await ConsentBrowser.authorize(
+                        authorizationURL: googleRoot + "/o/oauth2/v2/auth", clientID: clientID, redirectURI: redirect,
+                        scopes: GoogleScope.required, loginHint: LoadPlan.subject(index), state: "chaos")
+                    _ = try await client.exchangeCode(CodeExchange(userID: ids[index].uuidString, code: Redacted(code),
+                                                                   codeVerifier: Redacted(verifier), redirectURI: redirect,
+                                                                   requiredScopes: GoogleScope.required))
+                }
+            }
+            for _ in 0..<16 { add() }
+            while try await group.next() != nil { add() }
+        }
+        return (ids, tokens)
+    }
+
+    // MARK: The run
+
+    /// Urgent mail for random users, one message every 2 s on average.
+    static let mailSent = Atomic<Int>(0)
+
+    static func mail(_ plan: LoadPlan, until end: Date, googleRoot: String, http: HTTPClient, seed: UInt64) async throws {
+        var rng = SeededGenerator(seed: seed &+ 17)
+        var n = 0
+        while Date() < end {
+            let user = Int.random(in: 0..<plan.users, using: &rng)
+            n += 1
+            // A colleague on the user's own domain (an "executive" from outside would score as impersonation).
+            let body = #"{"user": "\#(LoadPlan.email(user))", "message": {"id": "chaos-\#(n)", "from": "Dana Ops <dana@chaos.example>", "#
+                + #""to": "\#(LoadPlan.email(user))", "subject": "URGENT: the production database is down", "#
+                + #""labelIds": ["INBOX", "UNREAD", "IMPORTANT"], "snippet": "Can you call me now? Customers cannot log in."}}"#
+            if (try? await post(googleRoot + "/_fake/state/messages", body, http: http)) == 201 { mailSent.add(1, ordering: .relaxed) }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 1000...3000, using: &rng)))
+        }
+    }
+
+    /// Every 10 s, a burst of failures at one stand-in: about one request in ten of the run fails or is slow.
+    static func errorBursts(until end: Date, googleRoot: String, apnsRoot: String, http: HTTPClient, faults: FaultLog, seed: UInt64) async throws {
+        var rng = SeededGenerator(seed: seed &+ 29)
+        let google = [#"{"match": {}, "fault": "rate_limited", "retryAfterSeconds": 2, "times": 15}"#,
+                      #"{"match": {}, "fault": "internal_failure", "times": 15}"#,
+                      #"{"match": {}, "fault": "unavailable", "times": 15}"#,
+                      #"{"match": {}, "delayMs": 5000, "times": 10}"#]
+        let apns = [#"{"status": 429, "reason": "TooManyRequests", "retry_after_seconds": 2, "count": 15}"#,
+                    #"{"status": 500, "reason": "InternalServerError", "count": 15}"#,
+                    #"{"status": 503, "reason": "ServiceUnavailable", "count": 15}"#,
+                    #"{"reset_connection": true, "count": 3}"#,
+                    #"{"reset_connection": true, "accept_before_reset": true, "count": 3}"#]
+        while Date() < end {
+            try await Task.sleep(for: .seconds(10))
+            if Bool.random(using: &rng) {
+                let fault = google.randomElement(using: &rng)!
+                _ = try? await post(googleRoot + "/_fake/faults", fault, http: http)
+                faults.record("google: \(fault)", burst: true)
+            } else {
+                let fault = apns.randomElement(using: &rng)!
+                _ = try? await post(apnsRoot + "/_fake/faults", fault, http: http)
+                faults.record("apns: \(fault)", burst: true)
+            }
+        }
+    }
+
+    static func runFaults(_ schedule: FaultSchedule, start: Date, fleet: Fleet, cluster: EmbeddedPostgres, faults: FaultLog, tokens: [String],
+                          revoked: Set<Int>, unregistered: Set<Int>, googleRoot: String, apnsRoot: String, http: HTTPClient) async throws {
+        for fault in schedule.faults {
+            try await Task.sleep(for: .seconds(max(0, start.addingTimeInterval(fault.at).timeIntervalSinceNow)))
+            switch fault.kind {
+            case .killWorker(let index, let downSeconds):
+                faults.record("SIGKILL worker-\(index)")
+                try await fleet.kill("worker-\(index)", restartAfter: downSeconds)
+            case .kill(let name):
+                faults.record("SIGKILL \(name)")
+                try await fleet.kill(name, restartAfter: 2)
+            case .restartPostgres(let immediate):
+                let started = Date()
+                try await cluster.stopServer(mode: immediate ? "immediate" : "fast")
+                try await Task.sleep(for: .seconds(2))
+                try await cluster.startServer()
+                faults.record(immediate ? "Postgres restart (immediate shutdown, down 2 s)" : "Postgres restart (fast shutdown, down 2 s)",
+                              startedAt: started)
+            case .revokeAndUnregister:
+                faults.record("revoked \(revoked.count) grants at Google, unregistered \(unregistered.count) devices")
+                for user in revoked {
+                    _ = try? await post(googleRoot + "/_fake/oauth/revoke", #"{"subject": "\#(LoadPlan.subject(user))"}"#, http: http)
+                }
+                for user in unregistered {
+                    _ = try? await post(apnsRoot + "/_fake/devices/unregister", #"{"token": "\#(tokens[user])"}"#, http: http)
+                }
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    @discardableResult
+    static func post(_ url: String, _ body: String, http: HTTPClient) async throws -> Int {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "content-type", value: "application/json")
+        request.body = .bytes(ByteBuffer(string: body))
+        let response = try await http.execute(request, timeout: .seconds(30))
+        _ = try await response.body.collect(upTo: 1 << 20)
+        return Int(response.status.code)
+    }
+
+    static func waitUntil(_ what: String, timeout: Duration = .seconds(120), _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw ValidationError("\(what) did not come up within \(timeout)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+}

@@ -1,0 +1,317 @@
+import AlfredCore
+import AlfredTesting
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+import Store
+import Synchronization
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// What the chaos run asks of the system, fixed by the seed: each user's meetings (their reminders
+/// fall inside the run) and morning brief time. Times are seconds from the plan's origin, which is
+/// when the Google stand-in starts (its scenario's event times count from there).
+struct LoadPlan: Sendable {
+    let users: Int
+    let origin: Date
+    let setupSeconds: Double
+    let runSeconds: Double
+    /// Per user, each meeting's start, in seconds from `origin`.
+    let meetingStarts: [[Double]]
+    /// Per user, the brief's local (UTC) time, "HH:MM", and when that is.
+    let briefTimes: [String]
+    let briefs: [Date]
+
+    init(users: Int, meetings: Int, setupSeconds: Double, runSeconds: Double, rng: inout SeededGenerator) {
+        self.users = users
+        self.setupSeconds = setupSeconds
+        self.runSeconds = runSeconds
+        origin = Date()
+        // Reminders (a minute before each start) fall between the run's start and 30 s before its end.
+        meetingStarts = (0..<users).map { _ in
+            (0..<meetings).map { _ in setupSeconds + 60 + Double.random(in: 0...(runSeconds - 30), using: &rng) }.sorted()
+        }
+        let calendar = { var c = Calendar(identifier: .gregorian); c.timeZone = TimeZone(identifier: "UTC")!; return c }()
+        var times: [String] = [], briefs: [Date] = []
+        for _ in 0..<users {
+            // A whole minute inside the run (briefs are due at the start of their minute).
+            let at = origin.addingTimeInterval(setupSeconds + 60 + Double.random(in: 0...(runSeconds - 120), using: &rng))
+            let minute = calendar.dateInterval(of: .minute, for: at)!.start.addingTimeInterval(60)
+            let parts = calendar.dateComponents([.hour, .minute], from: minute)
+            times.append(String(format: "%02d:%02d", parts.hour!, parts.minute!))
+            briefs.append(minute)
+        }
+        briefTimes = times
+        self.briefs = briefs
+    }
+
+    static func subject(_ user: Int) -> String { "chaos-\(user)" }
+    static func email(_ user: Int) -> String { "user\(user)@chaos.example" }
+
+    func remindersDue(excluding excluded: Set<Int>) -> Int {
+        meetingStarts.enumerated().filter { !excluded.contains($0.offset) }.reduce(0) { $0 + $1.element.count }
+    }
+
+    func pick(_ count: Int, rng: inout SeededGenerator) -> [Int] {
+        var picked: Set<Int> = []
+        while picked.count < min(count, users) { picked.insert(Int.random(in: 0..<users, using: &rng)) }
+        return picked.sorted()
+    }
+
+    /// The Google stand-in's scenario: the OAuth client, and every user with their meetings.
+    func scenario() throws -> Data {
+        let list: [[String: Any]] = (0..<users).map { user in
+            ["subject": Self.subject(user), "email": Self.email(user), "timeZone": "UTC",
+             "events": meetingStarts[user].enumerated().map { index, start in
+                 ["id": "meeting-\(index)", "summary": "Review \(index)", "location": "Room \(user % 40)",
+                  "startInMinutes": start / 60, "durationMinutes": 30, "selfResponse": "accepted"] as [String: Any]
+             },
+             "messages": [] as [Any]]
+        }
+        return try JSONSerialization.data(withJSONObject: [
+            "clients": [["id": ChaosBench.clientID, "secret": "alfred-local-secret", "redirectURIs": [ChaosBench.redirect]]],
+            "users": list,
+        ])
+    }
+}
+
+/// The faults of one run, in order, fixed by the seed.
+struct FaultSchedule: Sendable {
+    enum Kind: Sendable {
+        case killWorker(Int, downSeconds: Double)
+        case kill(String)
+        case restartPostgres(immediate: Bool)
+        case revokeAndUnregister
+    }
+
+    struct Fault: Sendable {
+        let at: Double
+        let kind: Kind
+    }
+
+    let faults: [Fault]
+
+    init(runSeconds: Double, rng: inout SeededGenerator) {
+        var faults: [Fault] = [Fault(at: runSeconds * 0.15, kind: .revokeAndUnregister),
+                               Fault(at: runSeconds * 0.3, kind: .kill("broker")),
+                               Fault(at: runSeconds * 0.45, kind: .kill("keys")),
+                               Fault(at: runSeconds * 0.6, kind: .restartPostgres(immediate: false)),
+                               Fault(at: runSeconds * 0.8, kind: .restartPostgres(immediate: true))]
+        var at = Double.random(in: 30...60, using: &rng)
+        while at < runSeconds {
+            faults.append(Fault(at: at, kind: .killWorker(Int.random(in: 1...2, using: &rng), downSeconds: Double.random(in: 1...3, using: &rng))))
+            at += Double.random(in: 30...60, using: &rng)
+        }
+        self.faults = faults.sorted { $0.at < $1.at }
+    }
+}
+
+/// When each fault happened.
+final class FaultLog: Sendable {
+    struct Entry: Sendable {
+        let at: Date
+        /// When the fault was over (Postgres answering again); `at` for a kill, whose process comes
+        /// back while the other worker goes on.
+        let over: Date
+        let name: String
+        /// An error burst at a stand-in (not a process fault: no recovery to measure).
+        let burst: Bool
+    }
+
+    private let entries = Mutex<[Entry]>([])
+
+    func record(_ name: String, burst: Bool = false, startedAt: Date? = nil) {
+        print("\(Date().formatted(.iso8601.time(includingFractionalSeconds: false))) fault: \(name)")
+        entries.withLock { $0.append(Entry(at: startedAt ?? Date(), over: Date(), name: name, burst: burst)) }
+    }
+
+    var all: [Entry] { entries.withLock { $0 } }
+}
+
+/// The run's processes, by name: started, killed, restarted, and their peak memory sampled.
+final class Fleet: Sendable {
+    private struct Member: Sendable {
+        var process: ChildProcess
+        let executable: String
+        let arguments: [String]
+        let environment: [String: String]
+        var peakRSSMB = 0
+        var restarts = 0
+    }
+
+    private let members = Mutex<[String: Member]>([:])
+
+    func add(_ name: String, _ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        let process = try ChildProcess(executable, arguments, environment: environment)
+        members.withLock { $0[name] = Member(process: process, executable: executable, arguments: arguments, environment: environment) }
+    }
+
+    func output(_ name: String) -> String { members.withLock { $0[name]?.process.output } ?? "" }
+
+    /// SIGKILL, then the same command again after `restartAfter` seconds.
+    func kill(_ name: String, restartAfter seconds: Double) async throws {
+        guard let member = members.withLock({ $0[name] }) else { return }
+        note(name, Self.peakRSS(member.process.pid))
+        member.process.signal(SIGKILL)
+        _ = await member.process.waitForExit(timeout: .seconds(30))
+        try await Task.sleep(for: .seconds(seconds))
+        let fresh = try ChildProcess(member.executable, member.arguments, environment: member.environment)
+        members.withLock { $0[name]?.process = fresh; $0[name]?.restarts += 1 }
+    }
+
+    /// Samples every process's peak resident set every 2 s until `end`.
+    func sample(until end: Date) async throws {
+        while Date() < end {
+            for (name, pid) in members.withLock({ $0.map { ($0.key, $0.value.process.pid) } }) { note(name, Self.peakRSS(pid)) }
+            try await Task.sleep(for: .seconds(2))
+        }
+    }
+
+    private func note(_ name: String, _ rss: Int) {
+        members.withLock { if let current = $0[name]?.peakRSSMB, rss > current { $0[name]?.peakRSSMB = rss } }
+    }
+
+    var peakRSS: [String: Int] { members.withLock { $0.mapValues(\.peakRSSMB) } }
+    var restarts: [String: Int] { members.withLock { $0.mapValues(\.restarts) } }
+
+    func stopAll() {
+        for member in members.withLock({ Array($0.values) }) { member.process.signal(SIGTERM) }
+    }
+
+    /// VmHWM of a process, in MB (0 when it is gone).
+    static func peakRSS(_ pid: pid_t) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
+    }
+}
+
+/// What a user would have seen, from the ledger, the queue and the APNs stand-in.
+enum ChaosReport {
+    static func measure(plan: LoadPlan, ids: [UUID], runStart: Date, runSeconds: Double, revoked: Set<Int>, unregistered: Set<Int>,
+                        faults: [FaultLog.Entry], mailSent: Int, owner: DatabaseURL, apnsRoot: String, http: HTTPClient, fleet: Fleet,
+                        logger: Logger) async throws -> Data {
+        let index = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($0.element, $0.offset) })
+        let runEnd = runStart.addingTimeInterval(runSeconds)
+        return try await TestDatabase.withClient(owner) { client in
+            // Reminders: one ledger row per meeting, by user and scheduled time.
+            var byUser: [Int: [(state: String, lateness: Double?, scheduled: Date)]] = [:]
+            for try await (user, state, lateness, scheduled) in try await client.query("""
+                SELECT user_id, state, extract(epoch FROM first_accepted_at - scheduled_at)::float8, scheduled_at
+                FROM notifications WHERE kind = 'meeting.reminder'
+                """, logger: logger).decode((UUID, String, Double?, Date).self) {
+                guard let user = index[user] else { continue }
+                byUser[user, default: []].append((state, lateness, scheduled))
+            }
+            let excluded = revoked.union(unregistered)
+            var due = 0, onTime = 0, late = 0, missing = 0, doubled = 0
+            var failed: [String: Int] = [:], lateness: [(Double, Date)] = []
+            for user in 0..<plan.users where !excluded.contains(user) {
+                let rows = byUser[user] ?? []
+                due += plan.meetingStarts[user].count
+                // The ledger names no meeting (only the user and the reminder's time), so rows are
+                // matched by count: fewer than the user's meetings is a lost reminder, more a doubled one.
+                missing += max(0, plan.meetingStarts[user].count - rows.count)
+                doubled += max(0, rows.count - plan.meetingStarts[user].count)
+                for row in rows {
+                    if row.state == "delivered", let seconds = row.lateness {
+                        lateness.append((seconds, row.scheduled))
+                        if seconds <= 60 { onTime += 1 } else { late += 1 }
+                    } else {
+                        failed[row.state, default: 0] += 1
+                    }
+                }
+            }
+            // Reminder jobs given up on, by their recorded reason (the ledger row may not exist yet).
+            var discarded: [String: Int] = [:]
+            for try await reason in try await client.query("""
+                SELECT coalesce(left(last_error, 80), '?') FROM jobs WHERE kind = 'meeting.reminder' AND state = 'discarded'
+                """, logger: logger).decode(String.self) {
+                discarded[reason, default: 0] += 1
+            }
+            // Due before the run ended and still not run, or still claimed, after the drain.
+            let lost = try await count(client, "SELECT count(*)::int FROM jobs WHERE state = 'queued' AND due_at < \(runEnd.addingTimeInterval(-5))", logger)
+            let stuck = try await count(client, "SELECT count(*)::int FROM jobs WHERE state = 'running'", logger)
+            // From each process fault to the first job claimed and the first job finished after it
+            // (completed, or a push APNs accepted), by the database's clock; and how late the
+            // reminders due in the minute after it were (the measure that matters when work was due).
+            var recovery: [[String: Any]] = []
+            var worstRecovery = 0.0
+            for fault in faults where !fault.burst {
+                // Measured from the fault's start to the first claim and completion once it was over.
+                let rows = try await client.query("""
+                    SELECT extract(epoch FROM (SELECT min(last_run_at) FROM jobs WHERE last_run_at > \(fault.over)) - \(fault.at))::float8,
+                           extract(epoch FROM least(
+                               (SELECT min(finished_at) FROM jobs WHERE state = 'completed' AND finished_at > \(fault.over)),
+                               (SELECT min(first_accepted_at) FROM notifications WHERE first_accepted_at > \(fault.over))) - \(fault.at))::float8
+                    """, logger: logger).collect()
+                let (claim, completion) = try rows.first?.decode((Double?, Double?).self) ?? (nil, nil)
+                let dueNext = lateness.filter { $0.1 >= fault.at && $0.1 < fault.at.addingTimeInterval(60) }
+                if !dueNext.isEmpty { worstRecovery = max(worstRecovery, completion ?? .infinity) }
+                recovery.append(["fault": fault.name, "at_s": round(fault.at.timeIntervalSince(runStart)),
+                                 "first_claim_after_s": claim.map(round3) ?? -1, "first_completion_after_s": completion.map(round3) ?? -1,
+                                 "reminders_due_in_next_60_s": dueNext.count,
+                                 "their_max_lateness_s": dueNext.map(\.0).max().map(round3) ?? -1])
+            }
+            var finished: [String: Any] = [:]
+            for try await (kind, state, count) in try await client.query("""
+                SELECT kind, state, count(*)::int FROM jobs GROUP BY 1, 2 ORDER BY 1, 2
+                """, logger: logger).decode((String, String, Int).self) {
+                finished["\(kind) \(state)"] = count
+            }
+            let briefsDelivered = try await count(client, "SELECT count(*)::int FROM notifications WHERE kind = 'morning.brief' AND state = 'delivered'", logger)
+            let urgentDelivered = try await count(client, "SELECT count(*)::int FROM notifications WHERE kind = 'mail.urgent' AND state = 'delivered'", logger)
+            // What the APNs stand-in accepted: copies of one notification carry one collapse id.
+            let deliveries = try await fetch(apnsRoot + "/_fake/deliveries", http: http)
+            var copies: [String: Int] = [:]
+            for delivery in deliveries {
+                let key = "\(delivery["deviceToken"] ?? delivery["device_token"] ?? "?")|\(delivery["collapseID"] ?? delivery["collapse_id"] ?? "none")"
+                copies[key, default: 0] += 1
+            }
+            let acceptedMoreThanOnce = copies.values.filter { $0 > 1 }.count
+            let shown = try await fetch(apnsRoot + "/_fake/shown", http: http).count
+
+            let windows = faults.filter { !$0.burst }.map { ($0.at, $0.at.addingTimeInterval(60)) }
+            let sorted = lateness.map(\.0).sorted()
+            let quiet = lateness.filter { late in !windows.contains { late.1 >= $0.0 && late.1 <= $0.1 } }.map(\.0).sorted()
+            func p99(_ values: [Double]) -> Double { values.isEmpty ? -1 : round3(values[min(values.count - 1, Int(Double(values.count) * 0.99))]) }
+            let report: [String: Any] = [
+                "users": plan.users, "run_seconds": runSeconds,
+                "reminders": [
+                    "due": due, "delivered_on_time": onTime, "delivered_late": late, "failed_by_reason": failed,
+                    "missing_from_ledger": missing, "more_ledger_rows_than_meetings": doubled, "jobs_discarded_by_reason": discarded,
+                    "on_time_ratio": due == 0 ? 0 : round3(Double(onTime) / Double(due)),
+                    "lateness_p99_s": p99(sorted), "lateness_p99_outside_fault_windows_s": p99(quiet),
+                    "lateness_max_s": sorted.last.map(round3) ?? -1,
+                    "excluded_users": ["grant_revoked": revoked.count, "device_unregistered": unregistered.count],
+                ],
+                "briefs": ["due": plan.briefs.count - excluded.count, "delivered": briefsDelivered],
+                "urgent_mail": ["messages_sent": mailSent, "alerts_delivered": urgentDelivered],
+                "apns": ["accepted": deliveries.count, "shown_on_devices": shown,
+                         "notifications_accepted_more_than_once_same_collapse_id": acceptedMoreThanOnce],
+                "jobs_lost": lost, "jobs_stuck_running": stuck, "jobs_by_kind_and_state": finished,
+                "recovery_after_fault": recovery,
+                "max_recovery_s_where_reminders_were_due": round3(worstRecovery),
+                "error_bursts_injected": faults.filter(\.burst).count,
+                "peak_rss_mb": fleet.peakRSS, "restarts": fleet.restarts,
+            ]
+            return try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted])
+        }
+    }
+
+    static func round3(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+
+    static func count(_ client: PostgresClient, _ query: PostgresQuery, _ logger: Logger) async throws -> Int {
+        try await client.query(query, logger: logger).collect().first?.decode(Int.self) ?? 0
+    }
+
+    static func fetch(_ url: String, http: HTTPClient) async throws -> [[String: Any]] {
+        let response = try await http.execute(HTTPClientRequest(url: url), timeout: .seconds(120))
+        let body = try await response.body.collect(upTo: 1 << 30)
+        return (try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [[String: Any]]) ?? []
+    }
+}
