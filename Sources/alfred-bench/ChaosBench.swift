@@ -142,8 +142,10 @@ struct ChaosBench: AsyncParsableCommand {
         let faults = FaultLog()
         let schedule = FaultSchedule(runSeconds: runSeconds, rng: &rng)
         let revoked = Set(plan.pick(5, rng: &rng)), unregistered = Set(plan.pick(5, rng: &rng).filter { !revoked.contains($0) })
+        // Peak memory is sampled through the drain too, until the report is made.
+        let sampler = Task { try await fleet.sample(until: .distantFuture) }
+        defer { sampler.cancel() }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await fleet.sample(until: runStart.addingTimeInterval(runSeconds + Double(drainSeconds))) }
             group.addTask {
                 try await Self.mail(plan, until: runStart.addingTimeInterval(runSeconds), googleRoot: googleRoot, http: http, seed: seed)
             }
