@@ -58,10 +58,11 @@ let package = Package(
         // the kernel's peer credentials.
         .target(name: "LocalIPC", dependencies: [
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         // Attestation documents (Nitro format): parsing, verifying, the local authority, the attestor's client.
         .target(name: "Attestation", dependencies: [
-            "LocalIPC",
+            "AlfredCore", "LocalIPC",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -1,3 +1,4 @@
+import AlfredCore
 import Crypto
 import Foundation
 import LocalIPC
@@ -82,7 +83,7 @@ public struct AttestorClient: AttestationSource {
             throw AttestorError(.badRequest, "the request exceeds the frame limit")
         }
         let socketPath = socketPath
-        let answer = try await Self.deadline(timeout) {
+        let answer = try await withDeadline(timeout) {
             try await Self.exchange(frame, socketPath: socketPath)
         }
         guard let answer else { throw AttestorError(.unavailable, "no answer from the attestor at \(socketPath) within \(timeout)") }
@@ -118,17 +119,6 @@ public struct AttestorClient: AttestationSource {
         }
     }
 
-    private static func deadline<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T? {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return nil
-            }
-            defer { group.cancelAll() }
-            return try await group.next() ?? nil
-        }
-    }
 }
 
 /// Where `alfred-attestor` keeps the local attestation PKI (mode 0700, owned by the attestor's OS

@@ -33,7 +33,7 @@ public struct AttestorServer: Service {
         }
     }
 
-    private typealias Connection = NIOAsyncChannel<InboundFrame, ByteBuffer>
+    private typealias Connection = FramedConnection
 
     private let configuration: Configuration
     private let authority: LocalAttestation.Authority
@@ -51,21 +51,14 @@ public struct AttestorServer: Service {
     }
 
     public func run() async throws {
-        let maxFrameSize = configuration.maxFrameSize
-        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.backlog, value: 64)
-            .bind(unixDomainSocketPath: configuration.socketPath, cleanupExistingSocketFile: true) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameSize: maxFrameSize)))
-                    return try Connection(wrappingChannelSynchronously: channel)
-                }
-            }
         // Any local user may connect (the broker runs as another user); the peer-credential check on
         // every connection decides who gets evidence.
-        guard chmod(configuration.socketPath, 0o666) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? await listener.channel.close()
-            throw AttestorError(.internal, "cannot set the mode of \(configuration.socketPath): \(reason)")
+        let listener: NIOAsyncChannel<Connection, Never>
+        do {
+            listener = try await FramedListener.bind(configuration.socketPath, mode: 0o666, maxFrameSize: configuration.maxFrameSize,
+                                                     backlog: 64)
+        } catch let error as FramedListener.ModeError {
+            throw AttestorError(.internal, error.description)
         }
         defer { unlink(configuration.socketPath) }
         logger.info("attestor listening", metadata: [

@@ -46,7 +46,7 @@ public struct BrokerServer<Handler: BrokerRequestHandler>: Service {
         }
     }
 
-    private typealias Connection = NIOAsyncChannel<InboundFrame, ByteBuffer>
+    private typealias Connection = FramedConnection
 
     private let configuration: Configuration
     private let handler: Handler
@@ -72,24 +72,13 @@ public struct BrokerServer<Handler: BrokerRequestHandler>: Service {
     }
 
     public func run() async throws {
-        let maxFrameSize = configuration.maxFrameSize
-        let listener = try await ServerBootstrap(group: eventLoopGroup)
-            .serverChannelOption(.backlog, value: 256)
-            // Lets a caller send its last requests and half-close; it still gets every answer.
-            .childChannelOption(.allowRemoteHalfClosure, value: true)
-            .bind(unixDomainSocketPath: configuration.socketPath, cleanupExistingSocketFile: true) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(
-                        ByteToMessageHandler(FrameDecoder(maxFrameSize: maxFrameSize)))
-                    return try Connection(wrappingChannelSynchronously: channel)
-                }
-            }
-        // The socket exists with umask permissions between bind and chmod; the peer-credential
-        // check on every connection still guards that window, and a 0700 parent directory closes it.
-        guard chmod(configuration.socketPath, 0o600) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? await listener.channel.close()
-            throw BrokerError.internal("cannot restrict \(configuration.socketPath) to mode 0600: \(reason)")
+        // Allowing half-closure lets a caller send its last requests and half-close; it still gets every answer.
+        let listener: NIOAsyncChannel<Connection, Never>
+        do {
+            listener = try await FramedListener.bind(configuration.socketPath, mode: 0o600, maxFrameSize: configuration.maxFrameSize,
+                                                     backlog: 256, allowHalfClosure: true, group: eventLoopGroup)
+        } catch let error as FramedListener.ModeError {
+            throw BrokerError.internal(error.description)
         }
         defer {
             unlink(configuration.socketPath)

@@ -288,6 +288,12 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
             Self.denials(denied.reason).increment()
             logger.error("key service denied this broker", metadata: ["alfred.reason": "\(denied.reason)"])
             throw BrokerError.denied("the key service refused this broker's attestation (\(denied.reason))")
+        } catch let refused as AttestorError {
+            // Classified here, where the evidence is asked for, so that every caller (a refresh's
+            // outcome counter included) sees a denial as `denied` and an absent attestor as unavailable.
+            if refused.code == .denied { Self.denials("attestor_denied").increment() }
+            logger.error("the attestor gave no evidence", metadata: ["alfred.reason": "\(refused.code.rawValue)"])
+            throw Self.brokerError(refused)
         }
     }
 

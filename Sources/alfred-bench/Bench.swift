@@ -223,7 +223,12 @@ struct Measurements {
         return (result, offered, peaks)
     }
 
-    /// Peak resident set (VmHWM) of a process, in MB.
+    static func peakRSSMegabytes(_ pid: pid_t) -> Double { AlfredBench.peakRSSMegabytes(pid) }
+}
+
+/// What the benchmarks share.
+enum AlfredBench {
+    /// Peak resident set (VmHWM) of a process, in MB (0 when it is gone).
     static func peakRSSMegabytes(_ pid: pid_t) -> Double {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
         for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
@@ -231,5 +236,14 @@ struct Measurements {
             return kb / 1024
         }
         return 0
+    }
+
+    /// Polls `condition` every 20 ms until it holds; `what` names it in the error after `timeout`.
+    static func waitUntil(_ what: String, timeout: Duration, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw ValidationError("\(what) did not come up within \(timeout)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 }

@@ -179,10 +179,6 @@ struct BrokerStack {
     }
 
     static func waitFor(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw ValidationError("a service did not start within 30 s") }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await AlfredBench.waitUntil("a service", timeout: .seconds(30), condition)
     }
 }

@@ -296,9 +296,5 @@ struct BurstBench: AsyncParsableCommand {
     }
 
     /// This process's peak resident set (VmHWM), in MB.
-    static func peakRSS() -> Int {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
-        return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
-    }
+    static func peakRSS() -> Int { Int(AlfredBench.peakRSSMegabytes(getpid())) }
 }

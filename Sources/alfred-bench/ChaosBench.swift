@@ -91,7 +91,7 @@ struct ChaosBench: AsyncParsableCommand {
             "GOOGLE_CLIENT_SECRET": "alfred-local-secret", "APNS_KEY_FILE": path("apns.p8"), "APNS_KEY_ID": Self.keyID,
             "APNS_TEAM_ID": Self.teamID, "ALFRED_LOG_LEVEL": "error",
         ])
-        try await Self.waitUntil("the stand-ins, key service, attestor and broker") {
+        try await AlfredBench.waitUntil("the stand-ins, key service, attestor and broker", timeout: .seconds(120)) {
             fleet.output("google").contains("google stand-in") && fleet.output("apns").contains("apns stand-in listening")
                 && ["keys.sock", "attestor.sock", "broker.sock"].allSatisfy { FileManager.default.fileExists(atPath: path($0)) }
         }
@@ -302,13 +302,5 @@ struct ChaosBench: AsyncParsableCommand {
         let response = try await http.execute(request, timeout: .seconds(30))
         _ = try await response.body.collect(upTo: 1 << 20)
         return Int(response.status.code)
-    }
-
-    static func waitUntil(_ what: String, timeout: Duration = .seconds(120), _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw ValidationError("\(what) did not come up within \(timeout)") }
-            try await Task.sleep(for: .milliseconds(50))
-        }
     }
 }

@@ -182,12 +182,7 @@ final class Fleet: Sendable {
         for member in members.withLock({ Array($0.values) }) { member.process.signal(SIGTERM) }
     }
 
-    /// VmHWM of a process, in MB (0 when it is gone).
-    static func peakRSS(_ pid: pid_t) -> Int {
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
-        return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
-    }
+    static func peakRSS(_ pid: pid_t) -> Int { Int(AlfredBench.peakRSSMegabytes(pid)) }
 }
 
 /// What a user would have seen, from the ledger, the queue and the APNs stand-in.

@@ -150,6 +150,19 @@ import Glibc
         }
     }
 
+    /// The attestor gone (killed): a connect gets a retryable "unavailable", not an internal error, and
+    /// the grant Google issued is revoked rather than dropped.
+    @Test func anAbsentAttestorIsRetryableAndTheGrantIsRevoked() async throws {
+        try await Self.withStack { (stack: Stack) async throws in
+            stack.children[1].signal(SIGKILL)
+            _ = await stack.children[1].waitForExit(timeout: .seconds(30))
+            let error = await #expect(throws: BrokerError.self) { _ = try await Self.connect(stack) }
+            #expect(error?.code == .upstreamUnavailable && error?.retryable == true, "\(String(describing: error))")
+            #expect(try await eventually { Self.revocations(stack) == 1 }, "the grant is revoked at Google")
+            #expect(!stack.auditLog.contains(#""decision":"permit""#))
+        }
+    }
+
     /// A process the attestor does allow, but which is not the broker (this test process), gets
     /// evidence naming its own executable and user: never the broker's measurement.
     @Test func evidenceNamesTheCallersOwnExecutableNotTheBrokers() async throws {
