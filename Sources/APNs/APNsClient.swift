@@ -132,8 +132,17 @@ public struct APNsClient: Sendable {
         let body: ByteBuffer
         do {
             response = try await http.execute(outgoing, timeout: .nanoseconds(Int64(configuration.timeout.seconds * 1e9)))
-            // A 200 is final once its status line arrived, whatever happens to the (empty) body.
-            body = response.status == .ok ? ByteBuffer() : try await response.body.collect(upTo: 16 * 1024)
+            if response.status == .ok {
+                // A 200 is final once its status line arrived, whatever happens to the (empty) body.
+                // But it is read to its END_STREAM all the same: a response dropped before that makes
+                // the client reset the stream (RST_STREAM CANCEL), servers count resets against the
+                // connection (rapid-reset protection: NIO's limit is 200 per 30 s), and past the limit
+                // the connection goes, with every push in flight on it.
+                _ = try? await response.body.collect(upTo: 16 * 1024)
+                body = ByteBuffer()
+            } else {
+                body = try await response.body.collect(upTo: 16 * 1024)
+            }
         } catch {
             APNsMetrics.requests("network").increment()
             let name = (error as? HTTPClientError).map { String("\($0)".prefix { $0 != "(" }) } ?? "\(type(of: error))"

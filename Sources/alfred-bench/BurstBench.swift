@@ -97,7 +97,9 @@ struct BurstBench: AsyncParsableCommand {
         do {
             try await burst(owner: owner, workerURL: workerURL, client: client, http: http, apnsHTTP: apnsHTTP,
                             apnsConfiguration: apnsConfiguration, key: key, googleRoot: googleRoot, apnsRoot: apnsRoot,
-                            googleStarted: googleStarted, leadMinutes: leadMinutes, logger: logger)
+                            googleStarted: googleStarted, leadMinutes: leadMinutes,
+                            processes: .init(postgres: try APIBench.postmasterPID(cluster.directory), apns: apnsProcess.pid, google: google.pid),
+                            logger: logger)
         } catch {
             try? await apnsHTTP.shutdown()
             try? await http.shutdown()
@@ -109,7 +111,7 @@ struct BurstBench: AsyncParsableCommand {
 
     private func burst(owner: DatabaseURL, workerURL: DatabaseURL, client: PostgresClient, http: HTTPClient, apnsHTTP: HTTPClient,
                        apnsConfiguration: APNsConfiguration, key: P256.Signing.PrivateKey, googleRoot: String, apnsRoot: String,
-                       googleStarted: Date, leadMinutes: Double, logger: Logger) async throws {
+                       googleStarted: Date, leadMinutes: Double, processes: Processes, logger: Logger) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }
@@ -155,19 +157,22 @@ struct BurstBench: AsyncParsableCommand {
             fault.method = .POST
             fault.headers.add(name: "content-type", value: "application/json")
             fault.body = .bytes(ByteBuffer(string: #"{"match": {}, "delayMs": \#(latencyMs)}"#))
-            _ = try await http.execute(fault, timeout: .seconds(10))
+            _ = try await http.execute(fault, timeout: .seconds(10)).body.collect(upTo: 1 << 16)
             let remindAt = googleStarted.addingTimeInterval((leadMinutes) * 60)
             print(String(format: "reminders planned; the burst is due in %.0f s (every reminder at the same second)…",
                          remindAt.timeIntervalSinceNow))
             let rssBefore = Self.peakRSS()
+            // CPU is counted from 2 s before the burst to its end: what each process spends on it.
+            try await Task.sleep(for: .seconds(max(0, remindAt.timeIntervalSinceNow - 2)))
             if profile {
-                try await Task.sleep(for: .seconds(max(0, remindAt.timeIntervalSinceNow - 2)))
                 try await TestDatabase.withClient(owner) { _ = try await $0.query("SELECT pg_stat_statements_reset()", logger: logger).collect() }
             }
+            let cpuBefore = processes.cpu()
             while try await Self.count("SELECT count(*) FROM notifications WHERE state <> 'pending'", client) < users {
                 try await Task.sleep(for: .milliseconds(200))
                 if Date().timeIntervalSince(remindAt) > 600 { throw ValidationError("the burst did not finish within 10 minutes") }
             }
+            let cpu = processes.cpu().minus(cpuBefore)
             let rows = try await client.query("""
                 SELECT extract(epoch FROM first_accepted_at - scheduled_at)::float8, state FROM notifications
                 """, logger: logger).collect()
@@ -207,8 +212,32 @@ struct BurstBench: AsyncParsableCommand {
                 "lateness_max_s": ((lateness.last ?? .nan) * 1000).rounded() / 1000,
                 "over_60_s": lateness.filter { $0 > 60 }.count, "deadlocks": deadlocks,
                 "worker_peak_rss_mb": Self.peakRSS(), "rss_before_burst_mb": rssBefore,
+                "cpu_ms_per_push": cpu.perPush(users),
             ]
             print(String(decoding: try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys]), as: UTF8.self))
+        }
+    }
+
+    /// The processes whose CPU the burst costs: ours (this process's worker, Postgres) and the stand-ins'.
+    struct Processes {
+        let postgres: pid_t, apns: pid_t, google: pid_t
+
+        struct CPU {
+            var worker = 0.0, postgres = 0.0, apns = 0.0, google = 0.0
+            func minus(_ other: CPU) -> CPU {
+                CPU(worker: worker - other.worker, postgres: postgres - other.postgres, apns: apns - other.apns, google: google - other.google)
+            }
+            /// Milliseconds per push, rounded to 0.01 ms.
+            func perPush(_ pushes: Int) -> [String: Double] {
+                func ms(_ seconds: Double) -> Double { (seconds * 1000 / Double(max(1, pushes)) * 100).rounded() / 100 }
+                return ["worker": ms(worker), "postgres": ms(postgres), "ours": ms(worker + postgres),
+                        "apns_stand_in": ms(apns), "google_stand_in": ms(google)]
+            }
+        }
+
+        func cpu() -> CPU {
+            CPU(worker: APIBench.cpuSeconds(getpid()), postgres: APIBench.cpuSecondsOfTree(postgres),
+                apns: APIBench.cpuSeconds(apns), google: APIBench.cpuSeconds(google))
         }
     }
 
@@ -259,6 +288,9 @@ struct BurstBench: AsyncParsableCommand {
                         for attempt in 1...5 {
                             do {
                                 let response = try await apnsHTTP.execute(request, timeout: .seconds(30))
+                                // Read to the end: a response dropped before its END_STREAM makes the
+                                // client reset the stream, and the server counts resets.
+                                _ = try await response.body.collect(upTo: 1 << 20)
                                 guard (200..<300).contains(response.status.code) else { throw ValidationError("device registration: HTTP \(response.status.code)") }
                                 return
                             } catch let error as ValidationError { throw error } catch where attempt < 5 {

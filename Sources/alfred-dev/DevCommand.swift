@@ -334,6 +334,7 @@ struct DevConductor: Service {
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(ByteBuffer(string: #"{"topicName": "\#(topic)", "labelIds": ["INBOX"]}"#))
         let watched = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        _ = try await watched.body.collect(upTo: 1 << 20)
         guard watched.status == .ok else { throw ValidationError("the relay app's Gmail watch answered \(watched.status.code)") }
         print("relay-mode user \(DevDemo.relayEmail) signed in; their app watches its own mailbox on \(topic) (Alfred keeps only a keyed hash of the address)")
     }

@@ -37,6 +37,8 @@ struct APNsLedger: Sendable {
     var faults: [APNsFault] = []
     var deliveries: BoundedLog<APNsDelivery>
     var requests: BoundedLog<APNsRequestRecord>
+    /// 200s whose END_STREAM could not be written: the client reset the stream first.
+    var abandonedAnswers = 0
 
     init(recordCapacity: Int) {
         deliveries = BoundedLog(capacity: recordCapacity)

@@ -33,6 +33,10 @@ extension APNsStandIn {
         public var perDeviceLimit: (count: Int, window: Duration)? = nil
         /// Real time added before every answer on `/3/device` (not the control plane).
         public var latency: Duration = .zero
+        /// Real time between a 200's HEADERS and its END_STREAM (an empty DATA frame), as a server may
+        /// send them. A client that drops the answer before its end resets the stream, which
+        /// `abandonedAnswers()` counts (and HTTP/2 servers count against the connection).
+        public var endStreamDelay: Duration = .zero
         /// How many deliveries and request records are kept; the oldest go first.
         public var recordCapacity: Int = 100_000
 

@@ -72,7 +72,7 @@ extension APNsStandIn {
         switch decision.outcome {
         case .accepted:
             (status, reason) = (200, nil)
-            response = Self.answer(apnsID: apnsID)
+            response = endStreamLater(Self.answer(apnsID: apnsID))
         case .rejected(let rejection):
             (status, reason) = (rejection.status, rejection.reason)
             response = Self.answer(apnsID: apnsID, rejection: rejection)
@@ -94,6 +94,22 @@ extension APNsStandIn {
             // this handler returns and reading resumes. The close is queued on the connection's
             // event loop ahead of any response write, so nothing is answered.
             Self.connection(of: channel).close(promise: nil)
+        }
+        return response
+    }
+
+    /// With `endStreamDelay`, the answer's END_STREAM goes out that much after its headers; a
+    /// client that reset the stream meanwhile is counted (`abandonedAnswers`).
+    private func endStreamLater(_ response: Response) -> Response {
+        let delay = configuration.endStreamDelay
+        guard delay > .zero else { return response }
+        var response = response
+        response.body = ResponseBody { [self] writer in
+            try await latencyClock.sleep(for: delay)
+            do { try await writer.finish(nil) } catch {
+                ledger.withLock { $0.abandonedAnswers += 1 }
+                throw error
+            }
         }
         return response
     }

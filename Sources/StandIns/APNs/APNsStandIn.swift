@@ -148,6 +148,10 @@ public final class APNsStandIn: Service, Sendable {
 
     public func clearRequests() { ledger.withLock { $0.requests.removeAll() } }
 
+    /// 200s the client reset before their END_STREAM (see `Configuration.endStreamDelay`): a client
+    /// that drops answers unread costs its connection once the server's reset limit is reached.
+    public func abandonedAnswers() -> Int { ledger.withLock { $0.abandonedAnswers } }
+
     /// How many different bearer tokens were presented on `/3/device` so far (valid or not).
     public func distinctProviderTokens() -> Int { ledger.withLock { $0.presentedTokens.count } }
 }
