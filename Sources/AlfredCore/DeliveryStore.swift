@@ -61,6 +61,18 @@ public struct SendOutcome: Sendable, Equatable {
     public init(deviceID: UUID, result: Result) { self.deviceID = deviceID; self.result = result }
 }
 
+/// The `DELIVERY` event a finished notification leaves in its user's audit trail (connector `apns`).
+public struct DeliveryAudit: Sendable, Equatable {
+    public let userID: UUID
+    /// The final state, upper-cased (`DELIVERED`, `NO_DEVICE`, ...).
+    public let result: String
+    /// Kind and device count: nothing personal.
+    public let metadata: [String: String]
+    public init(userID: UUID, result: String, metadata: [String: String]) {
+        self.userID = userID; self.result = result; self.metadata = metadata
+    }
+}
+
 /// Delivery's storage: the notification ledger, devices and per-device send records.
 public protocol DeliveryStore: Sendable {
     /// The notification whose push job this is, or nil (its user was deleted, or it was pruned).
@@ -69,9 +81,11 @@ public protocol DeliveryStore: Sendable {
     /// earlier run is never claimed again.
     func beginDelivery(jobID: UUID) async throws -> DeliveryPlan?
     /// Records outcomes and retirements in one transaction. With `finish`, also sets the
-    /// notification's final state and deletes the push job's payload (the sealed text).
+    /// notification's final state, deletes the push job's payload (the sealed text) and appends
+    /// `audit`, if any, to the user's audit trail.
     /// Returns true when this call set `first_accepted_at` (the first APNs 200 for the notification).
-    func recordSends(key: String, jobID: UUID, outcomes: [SendOutcome], finish: DeliveryPlan.State?) async throws -> Bool
+    func recordSends(key: String, jobID: UUID, outcomes: [SendOutcome], finish: DeliveryPlan.State?,
+                     audit: DeliveryAudit?) async throws -> Bool
     /// Registers a device (or re-registers it: a retired one comes back). Returns its id.
     func registerDevice(userID: UUID, tokenKey: String, tokenSealed: [UInt8], environment: String) async throws -> UUID
 }

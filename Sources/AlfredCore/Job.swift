@@ -137,12 +137,15 @@ public struct ClaimedJob: Sendable {
     public let lateness: Duration
     /// The deadline had passed at claim time, by the database clock: the job must not run.
     public let pastDeadline: Bool
+    /// `due_at` minus claim time, by the database clock: zero unless claimed ahead (`ClaimAhead`).
+    public let dueIn: Duration
 
     public init(id: JobID, kind: String, queue: String, payload: [UInt8], attempt: Int, maxAttempts: Int,
-                leaseToken: UUID, deadline: Date?, userID: UUID?, lateness: Duration, pastDeadline: Bool = false) {
+                leaseToken: UUID, deadline: Date?, userID: UUID?, lateness: Duration, pastDeadline: Bool = false,
+                dueIn: Duration = .zero) {
         self.id = id; self.kind = kind; self.queue = queue; self.payload = payload; self.attempt = attempt
         self.maxAttempts = maxAttempts; self.leaseToken = leaseToken; self.deadline = deadline
-        self.userID = userID; self.lateness = lateness; self.pastDeadline = pastDeadline
+        self.userID = userID; self.lateness = lateness; self.pastDeadline = pastDeadline; self.dueIn = dueIn
     }
 
     public var lease: Lease { Lease(id: id, token: leaseToken) }

@@ -6,8 +6,10 @@ public protocol JobStore: Sendable {
     /// Enqueue jobs in one statement. Results are in the order of `jobs`.
     func enqueue(_ jobs: [NewJob], onConflict: UniqueConflict) async throws -> [EnqueueResult]
 
-    /// Lease up to `limit` due jobs of `queue`, earliest `due_at` first, in one statement.
-    func claim(queue: String, limit: Int, owner: String, lease: Duration) async throws -> [ClaimedJob]
+    /// Lease up to `limit` due jobs of `queue`, earliest `due_at` first, in one statement. With
+    /// `ahead`, jobs of those kinds due within its window are leased too, before they are due
+    /// (`ClaimedJob.dueIn`): their handlers prepare, then wait for the due instant.
+    func claim(queue: String, limit: Int, owner: String, lease: Duration, ahead: ClaimAhead?) async throws -> [ClaimedJob]
 
     /// Put back, unrun and without using their attempt, the jobs a claim tagged `owner` took: for a
     /// claim whose answer was lost (the connection dropped after the server committed it), so its
@@ -35,7 +37,8 @@ public protocol JobStore: Sendable {
     func prune(olderThan retention: Duration, limit: Int) async throws -> Int
 
     /// Seconds until the earliest queued job of `queue` is due (negative when overdue), or nil if none is queued.
-    func secondsUntilNextDue(queue: String) async throws -> Double?
+    /// With `ahead`, jobs of its kinds count from their due time less its window (when a claim takes them).
+    func secondsUntilNextDue(queue: String, ahead: ClaimAhead?) async throws -> Double?
 
     /// Counts by queue and state (scans the table: for operators, not for every scrape).
     func stats() async throws -> QueueStats
@@ -50,6 +53,24 @@ public protocol JobStore: Sendable {
 
     /// Operator: put a finished (discarded, expired, cancelled) or queued job back to run now, with fresh attempts.
     func retry(_ id: JobID) async throws -> Bool
+}
+
+/// Which jobs a claim may take before they are due, and how long before.
+public struct ClaimAhead: Sendable, Equatable {
+    public let window: Duration
+    public let kinds: [String]
+    public init(window: Duration, kinds: [String]) { self.window = window; self.kinds = kinds }
+}
+
+extension JobStore {
+    /// Due jobs only.
+    public func claim(queue: String, limit: Int, owner: String, lease: Duration) async throws -> [ClaimedJob] {
+        try await claim(queue: queue, limit: limit, owner: owner, lease: lease, ahead: nil)
+    }
+
+    public func secondsUntilNextDue(queue: String) async throws -> Double? {
+        try await secondsUntilNextDue(queue: queue, ahead: nil)
+    }
 }
 
 /// A hint that work may be ready on a queue: NOTIFY from an enqueuing transaction, or a reconnect

@@ -37,20 +37,27 @@ public struct PushDeliveryHandler: JobHandler {
     public struct Payload: Decodable, Sendable { public var sealed: Data? }
 
     public let kind = DeliveryKind.pushDeliver
+    /// A worker with `claimAhead` starts a push early: its ledger marks, text and device tokens are
+    /// ready when it is due, and what is left at that instant is the APNs request and its record.
+    public var preparesAhead: Bool { true }
     let store: any DeliveryStore
     let sender: any PushSender
     let sealer: HostSealer
     let now: @Sendable () -> Date
     /// Requests in flight per notification (a user's devices).
     let parallelism = 4
-    /// Each finished notification writes one `DELIVERY` audit event (kind, device count, outcome).
-    let audit: (any AuditRecorder)?
+    /// Each finished notification appends one `DELIVERY` audit event (kind, device count, outcome),
+    /// in the statement that records its final state.
+    let auditing: Bool
     /// When each APNs environment last accepted a push from this worker.
     let environments = EnvironmentHealth()
+    /// APNs requests of this worker in flight at once (a burst waits here, not in the HTTP client).
+    let permits: SendPermits
 
-    public init(store: any DeliveryStore, sender: any PushSender, sealer: HostSealer, audit: (any AuditRecorder)? = nil,
-                now: @escaping @Sendable () -> Date = Date.init) {
-        self.store = store; self.sender = sender; self.sealer = sealer; self.audit = audit; self.now = now
+    public init(store: any DeliveryStore, sender: any PushSender, sealer: HostSealer, auditing: Bool = false,
+                maxRequestsInFlight: Int = 256, now: @escaping @Sendable () -> Date = Date.init) {
+        self.store = store; self.sender = sender; self.sealer = sealer; self.auditing = auditing; self.now = now
+        self.permits = SendPermits(limit: maxRequestsInFlight)
         DeliveryMetrics.register()
     }
 
@@ -61,7 +68,7 @@ public struct PushDeliveryHandler: JobHandler {
         }
         guard plan.state == .pending else {
             // Finished by a run whose completion was lost: make sure the text is gone, send nothing.
-            _ = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: [], finish: plan.state)
+            _ = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: [], finish: plan.state, audit: nil)
             return .done
         }
         var previous = plan.sends
@@ -87,13 +94,23 @@ public struct PushDeliveryHandler: JobHandler {
               let content = try? SealedPayload(Array(sealed)).open(PushContent.self, sealer: sealer, userID: plan.userID, purpose: .notification)
         else {
             let refused = todo.map { SendOutcome(deviceID: $0.id, result: .rejected(reason: "push text does not open")) }
-            _ = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: inDoubt + refused, finish: .failed)
+            _ = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: inDoubt + refused, finish: .failed,
+                                            audit: audit(plan, .failed))
             DeliveryMetrics.finished(plan.kind, .failed)
-            await audited(plan, .failed, context)
             throw JobError.discard("push text is missing or does not open with this host key")
         }
 
-        let sent = await send(content, plan, todo)
+        let prepared = prepare(content, plan, todo)
+        do {
+            try await context.waitUntilDue()
+        } catch {
+            // Shut down before the push was due: nothing went out. This run's marks go, so the next
+            // run sends without doubt; marks of an earlier run stay in doubt, as they were.
+            let unsent = todo.filter { plan.claimed[$0.id] != nil }.map { SendOutcome(deviceID: $0.id, result: .retry) }
+            _ = try? await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: unsent, finish: nil, audit: nil)
+            throw error
+        }
+        let sent = await send(prepared, plan)
         var outcomes = inDoubt + sent.map(\.outcome)
         let retryAfter = sent.compactMap(\.retryAfter).max()
         let retrying = outcomes.filter { $0.result == .retry }
@@ -109,7 +126,7 @@ public struct PushDeliveryHandler: JobHandler {
         }
         for outcome in outcomes { previous[outcome.deviceID] = outcome.result.sendState }
         if outcomes.contains(where: { $0.result == .retry }) {
-            let first = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: outcomes, finish: nil)
+            let first = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: outcomes, finish: nil, audit: nil)
             DeliveryMetrics.retired(outcomes)
             observeFirstAcceptance(first, outcomes, plan, content)
             let reasons = Set(sent.compactMap(\.reason)).sorted().joined(separator: ",")
@@ -130,11 +147,11 @@ public struct PushDeliveryHandler: JobHandler {
             else if !outcomes.isEmpty, states.allSatisfy({ $0 == .rejected }),
                     outcomes.allSatisfy({ if case .retire = $0.result { true } else { false } }) { .noDevice }
             else { .failed }
-        let first = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: outcomes, finish: state)
+        let first = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: outcomes, finish: state,
+                                                audit: audit(plan, state))
         DeliveryMetrics.retired(outcomes)
         if let content { observeFirstAcceptance(first, outcomes, plan, content) }
         DeliveryMetrics.finished(plan.kind, state)
-        await audited(plan, state, context)
         if state != .delivered {
             context.logger.notice("notification finished without delivery", metadata: [
                 "alfred.delivery.state": "\(state.rawValue)", "alfred.delivery.devices": "\(plan.devices.count)"])
@@ -142,13 +159,10 @@ public struct PushDeliveryHandler: JobHandler {
         return .done
     }
 
-    private func audited(_ plan: DeliveryPlan, _ state: DeliveryPlan.State, _ context: JobContext) async {
-        guard let audit else { return }
-        let event = AuditEvent(userID: plan.userID, type: "DELIVERY", connector: "apns", result: state.rawValue.uppercased(),
-                               metadata: ["kind": DeliveryMetrics.kindLabel(plan.kind), "devices": "\(plan.devices.count)"])
-        do { try await audit.record(event) } catch {
-            context.logger.error("could not write a delivery audit event", metadata: ["alfred.error": "\(type(of: error))"])
-        }
+    private func audit(_ plan: DeliveryPlan, _ state: DeliveryPlan.State) -> DeliveryAudit? {
+        guard auditing else { return nil }
+        return DeliveryAudit(userID: plan.userID, result: state.rawValue.uppercased(),
+                             metadata: ["kind": DeliveryMetrics.kindLabel(plan.kind), "devices": "\(plan.devices.count)"])
     }
 
     private func observeFirstAcceptance(_ first: Bool, _ outcomes: [SendOutcome], _ plan: DeliveryPlan, _ content: PushContent) {
@@ -164,28 +178,43 @@ public struct PushDeliveryHandler: JobHandler {
         var reason: String?
     }
 
-    private func send(_ content: PushContent, _ plan: DeliveryPlan, _ devices: [DeviceTarget]) async -> [Sent] {
+    /// One device's request, ready to go; nil when its sealed token does not open.
+    private struct Prepared: Sendable {
+        let device: DeviceTarget
+        let request: APNsRequest?
+    }
+
+    /// Everything a send needs that does not depend on the moment: the payload and each device's
+    /// opened token.
+    private func prepare(_ content: PushContent, _ plan: DeliveryPlan, _ devices: [DeviceTarget]) -> [Prepared] {
         let body: [UInt8] = content.kind == DeliveryMetrics.relayKind
             ? APNsPayload.background(kind: "sync")
             : APNsPayload.alert(title: content.title, body: content.body, threadID: DeliveryMetrics.thread(content.kind),
                                 kind: DeliveryMetrics.thread(content.kind), timeSensitive: content.kind == DeliveryMetrics.reminderKind)
         let relay = content.kind == DeliveryMetrics.relayKind
-        return await withTaskGroup(of: Sent.self) { group in
+        return devices.map { device in
+            guard let token = try? sealer.open(device.tokenSealed, purpose: .deviceToken, userID: plan.userID) else {
+                return Prepared(device: device, request: nil)
+            }
+            // A resent mark's apns-id is new: apns-id only lines up logs; the collapse id is what
+            // makes copies one notification.
+            return Prepared(device: device, request: APNsRequest(
+                deviceToken: String(decoding: token, as: UTF8.self),
+                environment: APNsEnvironment(rawValue: device.environment) ?? .production,
+                pushType: relay ? .background : .alert, priority: relay ? 5 : 10, expiration: plan.deadline,
+                // A relay wake-up carries its mailbox's collapse id (one per mailbox, opaque).
+                collapseID: Self.collapseID(relay ? content.collapseID : plan.idempotencyKey),
+                apnsID: plan.claimed[device.id] ?? UUID(), payload: body))
+        }
+    }
+
+    private func send(_ prepared: [Prepared], _ plan: DeliveryPlan) async -> [Sent] {
+        await withTaskGroup(of: Sent.self) { group in
             var results: [Sent] = []
-            var pending = devices[...]
+            var pending = prepared[...]
             func next(_ group: inout TaskGroup<Sent>) {
-                guard let device = pending.popFirst() else { return }
-                // A resent mark's apns-id is new: apns-id only lines up logs; the collapse id is what
-                // makes copies one notification.
-                let id = plan.claimed[device.id] ?? UUID()
-                group.addTask {
-                    await sendOne(device, APNsRequest(
-                        deviceToken: "", environment: APNsEnvironment(rawValue: device.environment) ?? .production,
-                        pushType: relay ? .background : .alert, priority: relay ? 5 : 10, expiration: plan.deadline,
-                        // A relay wake-up carries its mailbox's collapse id (one per mailbox, opaque).
-                        collapseID: Self.collapseID(relay ? content.collapseID : plan.idempotencyKey), apnsID: id, payload: body),
-                        userID: plan.userID)
-                }
+                guard let one = pending.popFirst() else { return }
+                group.addTask { await permits.withPermit { await sendOne(one) } }
             }
             for _ in 0..<parallelism { next(&group) }
             for await result in group {
@@ -224,14 +253,12 @@ public struct PushDeliveryHandler: JobHandler {
         }
     }
 
-    private func sendOne(_ device: DeviceTarget, _ template: APNsRequest, userID: UUID) async -> Sent {
+    private func sendOne(_ prepared: Prepared) async -> Sent {
+        let device = prepared.device
         func outcome(_ result: SendOutcome.Result, retryAfter: Duration? = nil, reason: String? = nil) -> Sent {
             Sent(outcome: SendOutcome(deviceID: device.id, result: result), retryAfter: retryAfter, reason: reason)
         }
-        var request = template
-        do {
-            request.deviceToken = String(decoding: try sealer.open(device.tokenSealed, purpose: .deviceToken, userID: userID), as: UTF8.self)
-        } catch {
+        guard let request = prepared.request else {
             return outcome(.rejected(reason: "device token does not open"), reason: "sealed-token")
         }
         let response: APNsResponse

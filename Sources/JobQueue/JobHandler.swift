@@ -15,12 +15,25 @@ public struct JobContext: Sendable {
     public let lateness: Duration
     public let logger: Logger
     let leaseLost: @Sendable () -> Bool
+    /// Returns at the job's due instant, on the worker's clock (at once for a job claimed when due).
+    let untilDue: @Sendable () async throws -> Void
+
+    init(id: JobID, kind: String, attempt: Int, maxAttempts: Int, deadline: Date?, userID: UUID?, lateness: Duration,
+         logger: Logger, leaseLost: @escaping @Sendable () -> Bool, untilDue: @escaping @Sendable () async throws -> Void = {}) {
+        self.id = id; self.kind = kind; self.attempt = attempt; self.maxAttempts = maxAttempts; self.deadline = deadline
+        self.userID = userID; self.lateness = lateness; self.logger = logger; self.leaseLost = leaseLost; self.untilDue = untilDue
+    }
 
     /// A context for running a handler outside a worker (tools, tests): one attempt, no lease to lose.
     public static func standalone(kind: JobKind, userID: UUID?, logger: Logger) -> JobContext {
         JobContext(id: JobID(), kind: kind.name, attempt: 1, maxAttempts: kind.maxAttempts, deadline: nil, userID: userID,
                    lateness: .zero, logger: logger, leaseLost: { false })
     }
+
+    /// For handlers that prepare ahead (`JobHandler.preparesAhead`): waits until the job is due.
+    /// Everything before this call may run up to the worker's `claimAhead` early; what must not
+    /// happen early comes after it. Throws `CancellationError` if the worker is shutting down.
+    public func waitUntilDue() async throws { try await untilDue() }
 
     /// True once a heartbeat found that this worker no longer holds the job (it was rescued or
     /// cancelled): the handler should stop and must not write anything more for it.
@@ -61,13 +74,22 @@ public struct JobError: Error, CustomStringConvertible, Sendable {
 public protocol JobHandler: Sendable {
     associatedtype Payload: Decodable & Sendable
     var kind: JobKind { get }
+    /// True: a worker with `claimAhead` may start this kind's jobs before they are due; the handler
+    /// prepares what it can and calls `context.waitUntilDue()` before the rest. False (the default):
+    /// jobs start when due.
+    var preparesAhead: Bool { get }
     func run(_ payload: Payload, context: JobContext) async throws -> JobOutcome
+}
+
+extension JobHandler {
+    public var preparesAhead: Bool { false }
 }
 
 /// The handlers a worker can run, by kind name.
 public struct JobRegistry: Sendable {
     struct Entry: Sendable {
         let kind: JobKind
+        let preparesAhead: Bool
         let run: @Sendable ([UInt8], JobContext) async throws -> JobOutcome
     }
 
@@ -76,7 +98,7 @@ public struct JobRegistry: Sendable {
     public init() {}
 
     public mutating func register<H: JobHandler>(_ handler: H) {
-        entries[handler.kind.name] = Entry(kind: handler.kind) { bytes, context in
+        entries[handler.kind.name] = Entry(kind: handler.kind, preparesAhead: handler.preparesAhead) { bytes, context in
             let payload: H.Payload
             do {
                 // An empty payload means "no fields": decode it as an empty object.
@@ -89,6 +111,9 @@ public struct JobRegistry: Sendable {
     }
 
     public var kinds: [JobKind] { entries.values.map(\.kind).sorted { $0.name < $1.name } }
+
+    /// Kinds whose handlers prepare ahead of the due time.
+    var preparingAhead: [String] { entries.values.filter(\.preparesAhead).map(\.kind.name).sorted() }
 
     func entry(for kind: String) -> Entry? { entries[kind] }
 

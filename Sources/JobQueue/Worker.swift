@@ -25,6 +25,10 @@ public final class Worker<C: Clock<Duration>>: Service {
         /// Fallback poll; NOTIFY and the next-due timer are the mechanism.
         public var pollInterval: Duration = .seconds(5)
         public var shutdownGrace: Duration = .seconds(20)
+        /// How long before their due time jobs of kinds that prepare ahead (`JobHandler.preparesAhead`)
+        /// are claimed: their handlers do what does not depend on the last moment, then wait for it.
+        /// Zero: every job is claimed when due. Keep it below `lease`.
+        public var claimAhead: Duration = .zero
         public var retry = RetryPolicy.default
         public var owner: String = Worker.defaultOwner()
         public init() {}
@@ -54,6 +58,8 @@ public final class Worker<C: Clock<Duration>>: Service {
     private let signal = Signal()
     private let rng: Mutex<AnyGenerator>
     private let completions: CompletionBatcher
+    /// What claims may take early, if anything.
+    private let ahead: ClaimAhead?
 
     /// - Parameter random: the jitter of retry backoff (tests pass a seeded generator).
     public init(store: any JobStore, registry: JobRegistry, wakeups: (any WakeupSource)?,
@@ -70,6 +76,8 @@ public final class Worker<C: Clock<Duration>>: Service {
         self.logger = logger
         self.metrics = QueueMetrics(kinds: registry.kinds)
         self.completions = CompletionBatcher(store: store, clock: clock, logger: logger)
+        let early = registry.preparingAhead
+        self.ahead = configuration.claimAhead > .zero && !early.isEmpty ? ClaimAhead(window: configuration.claimAhead, kinds: early) : nil
         wakeups?.subscribe { [weak self] wakeup in self?.wake(wakeup) }
     }
 
@@ -88,7 +96,9 @@ public final class Worker<C: Clock<Duration>>: Service {
         if let queue = wakeup.queue, queue != configuration.queue { return }
         let now = clock.now
         shared.withLock { s in
-            if let seconds = wakeup.dueInSeconds, seconds > 0.001 {
+            // Jobs claimed ahead are wanted that much before they are due.
+            let seconds = wakeup.dueInSeconds.map { $0 - (ahead?.window.seconds ?? 0) }
+            if let seconds, seconds > 0.001 {
                 let due = now.advanced(by: .seconds(seconds))
                 s.announcedDue = s.announcedDue.map { min($0, due) } ?? due
             } else {
@@ -148,7 +158,8 @@ public final class Worker<C: Clock<Duration>>: Service {
                         inDoubt.removeFirst()
                     }
                     sent = true
-                    claimed = try await store.claim(queue: configuration.queue, limit: want, owner: tag, lease: configuration.lease)
+                    claimed = try await store.claim(queue: configuration.queue, limit: want, owner: tag, lease: configuration.lease,
+                                                    ahead: ahead)
                 } catch {
                     if sent { inDoubt.append(tag) }
                     storeErrors.increment()
@@ -165,12 +176,13 @@ public final class Worker<C: Clock<Duration>>: Service {
                     s.inFlight += claimed.count
                     for job in claimed { s.running[job.id] = job.lease }
                 }
+                let claimedAt = clock.now
                 for job in claimed {
-                    jobs.addTask { await self.execute(job) }
+                    jobs.addTask { await self.execute(job, due: claimedAt.advanced(by: job.dueIn)) }
                 }
                 if plan.claimed(claimed.count, of: want) {
                     do {
-                        plan.nextDue(inSeconds: try await store.secondsUntilNextDue(queue: configuration.queue), now: clock.now)
+                        plan.nextDue(inSeconds: try await store.secondsUntilNextDue(queue: configuration.queue, ahead: ahead), now: clock.now)
                     } catch {
                         storeErrors.increment()
                     }
@@ -201,7 +213,8 @@ public final class Worker<C: Clock<Duration>>: Service {
         }
     }
 
-    private func execute(_ job: ClaimedJob) async {
+    /// - Parameter due: when the job is due on this worker's clock (the claim's instant unless it was claimed ahead).
+    private func execute(_ job: ClaimedJob, due: C.Instant) async {
         let m = metrics[job.kind]
         m.claimed.increment()
         m.lateness.recordNanoseconds(Int64(job.lateness.seconds * 1e9))
@@ -227,9 +240,19 @@ public final class Worker<C: Clock<Duration>>: Service {
             await record(job, m, logger, error: "deadline passed before the job could start", .retry(after: .zero))
             return
         }
+        let clock = self.clock
+        let untilDue: @Sendable () async throws -> Void = { if clock.now < due { try await clock.sleep(until: due, tolerance: nil) } }
+        if job.dueIn > .zero && !entry.preparesAhead {
+            // Claimed early by a worker whose registry differs: run when due, as the kind expects.
+            do { try await untilDue() } catch {
+                await shielded { _ = try? await self.store.snooze(job.lease, for: .zero) }
+                return
+            }
+        }
         let context = JobContext(
             id: job.id, kind: job.kind, attempt: job.attempt, maxAttempts: job.maxAttempts, deadline: job.deadline,
-            userID: job.userID, lateness: job.lateness, logger: logger, leaseLost: { [self] in self.shared.withLock { $0.lost.contains(job.id) } })
+            userID: job.userID, lateness: job.lateness, logger: logger, leaseLost: { [self] in self.shared.withLock { $0.lost.contains(job.id) } },
+            untilDue: untilDue)
         logger.debug("job started")
         let start = clock.now
         do {

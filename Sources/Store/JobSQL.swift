@@ -76,12 +76,15 @@ enum JobSQL {
             """
     }
 
-    /// Lease up to `limit` due jobs, earliest `due_at` first, in one statement.
-    static func claim(queue: String, limit: Int, owner: String, leaseSeconds: Double) -> PostgresQuery {
+    /// Lease up to `limit` due jobs, earliest `due_at` first, in one statement; with a window, jobs of
+    /// `aheadKinds` due within it too (their lease runs from now, and heartbeats extend it as usual).
+    static func claim(queue: String, limit: Int, owner: String, leaseSeconds: Double, aheadSeconds: Double,
+                      aheadKinds: [String]) -> PostgresQuery {
         """
         WITH due AS (
             SELECT id FROM jobs
-            WHERE state = 'queued' AND queue = \(queue) AND due_at <= now()
+            WHERE state = 'queued' AND queue = \(queue) AND due_at <= now() + make_interval(secs => \(aheadSeconds))
+              AND (due_at <= now() OR kind = ANY(\(aheadKinds)::text[]))
               AND NOT EXISTS (SELECT 1 FROM queue_pauses WHERE queue_pauses.queue = \(queue))
             ORDER BY due_at, priority DESC
             LIMIT \(limit)
@@ -241,9 +244,11 @@ enum JobSQL {
         """
     }
 
-    static func secondsUntilNextDue(queue: String) -> PostgresQuery {
+    static func secondsUntilNextDue(queue: String, aheadSeconds: Double, aheadKinds: [String]) -> PostgresQuery {
         """
-        SELECT extract(epoch FROM min(due_at) - now())::float8 FROM jobs WHERE state = 'queued' AND queue = \(queue)
+        SELECT extract(epoch FROM min(due_at - CASE WHEN kind = ANY(\(aheadKinds)::text[])
+                                                    THEN make_interval(secs => \(aheadSeconds)) ELSE interval '0' END) - now())::float8
+        FROM jobs WHERE state = 'queued' AND queue = \(queue)
             AND NOT EXISTS (SELECT 1 FROM queue_pauses WHERE queue_pauses.queue = \(queue))
         """
     }

@@ -97,9 +97,10 @@ public struct PostgresJobStore: JobStore {
         }
     }
 
-    public func claim(queue: String, limit: Int, owner: String, lease: Duration) async throws -> [ClaimedJob] {
+    public func claim(queue: String, limit: Int, owner: String, lease: Duration, ahead: ClaimAhead?) async throws -> [ClaimedJob] {
         guard limit > 0 else { return [] }
-        let rows = try await run(JobSQL.claim(queue: queue, limit: limit, owner: owner, leaseSeconds: lease.seconds))
+        let rows = try await run(JobSQL.claim(queue: queue, limit: limit, owner: owner, leaseSeconds: lease.seconds,
+                                              aheadSeconds: ahead?.window.seconds ?? 0, aheadKinds: ahead?.kinds ?? []))
         var claimed: [ClaimedJob] = []
         claimed.reserveCapacity(limit)
         for (id, kind, queue, payload, attempts, maxAttempts, token, deadline, user, late, past) in try rows.decode(
@@ -108,7 +109,7 @@ public struct PostgresJobStore: JobStore {
             claimed.append(ClaimedJob(
                 id: JobID(id), kind: kind, queue: queue, payload: Array(buffer: payload), attempt: Int(attempts),
                 maxAttempts: Int(maxAttempts), leaseToken: token, deadline: deadline, userID: user,
-                lateness: .seconds(max(0, late)), pastDeadline: past))
+                lateness: .seconds(max(0, late)), pastDeadline: past, dueIn: .seconds(max(0, -late))))
         }
         return claimed
     }
@@ -187,8 +188,9 @@ public struct PostgresJobStore: JobStore {
         return 0
     }
 
-    public func secondsUntilNextDue(queue: String) async throws -> Double? {
-        let rows = try await run(JobSQL.secondsUntilNextDue(queue: queue))
+    public func secondsUntilNextDue(queue: String, ahead: ClaimAhead?) async throws -> Double? {
+        let rows = try await run(JobSQL.secondsUntilNextDue(queue: queue, aheadSeconds: ahead?.window.seconds ?? 0,
+                                                            aheadKinds: ahead?.kinds ?? []))
         for seconds in try rows.decode(Double?.self) { return seconds }
         return nil
     }
@@ -269,7 +271,7 @@ public struct PostgresJobStore: JobStore {
 
 /// Store errors that callers act on. `description` is safe to log: ids and codes, never payloads.
 public struct StoreError: Error, CustomStringConvertible, Equatable {
-    private enum Code: Equatable { case uniqueKeyTaken, migration, privacyRequestMissing, connectionWait, connectionLost }
+    private enum Code: Equatable { case uniqueKeyTaken, migration, privacyRequestMissing, connectionWait, connectionLost, unexpected }
     private let code: Code
     public let message: String
 
@@ -289,6 +291,10 @@ public struct StoreError: Error, CustomStringConvertible, Equatable {
     /// statement ran is unknown, as with any lost connection; retryable on another connection.
     public static let connectionLost = StoreError(code: .connectionLost, message:
         "the database connection closed before the statement was answered (Postgres restarting?); retrying takes another connection")
+    /// The database answered something our statements never return: a bug, not a retryable condition.
+    public static func unexpected(_ message: String) -> StoreError { StoreError(code: .unexpected, message: message) }
+    /// A failure of the connection rather than of the statement: another statement would fail alike.
+    public var isConnectionLevel: Bool { code == .connectionWait || code == .connectionLost }
     public var description: String { message }
 }
 

@@ -38,7 +38,11 @@ struct BurstBench: AsyncParsableCommand {
 
     @Option(help: "Users, each with one meeting starting at the same instant.") var users = 10_000
     @Option(help: "Milliseconds added to every Google and APNs answer.") var latencyMs = 20
-    @Option(help: "Jobs run at once per queue.") var concurrency = 256
+    @Option(help: "Jobs run at once on the default queue (calendar syncs, reminder checks).") var concurrency = 256
+    @Option(help: "Pushes in hand at once on the delivery queue (alfred worker's --delivery-concurrency).") var deliveryConcurrency = 10_000
+    @Option(help: "Seconds before their due time pushes are claimed and prepared (alfred worker's --claim-ahead-seconds).")
+    var claimAheadSeconds = 10.0
+    @Option(help: "APNs requests in flight at once (alfred worker's --apns-requests-in-flight).") var apnsRequestsInFlight = 256
     @Option(help: "Minutes before the meeting that its reminder is due.") var reminderMinutes = 10
     @Option(help: "Path of the alfred executable (default: beside this one).") var alfred: String?
     @Flag(help: "Load pg_stat_statements and print the statements that took the most time during the burst.") var profile = false
@@ -131,17 +135,19 @@ struct BurstBench: AsyncParsableCommand {
             var registry = JobRegistry()
             environment.register(in: &registry)
             let minter = ProviderTokenMinter(signer: ProviderTokenSigner(keyID: Self.keyID, teamID: Self.teamID, key: key))
-            let deliveryPool = PostgresClient(configuration: workerURL.preparedStatementsConfiguration(maxConnections: max(4, concurrency / 8)),
+            // As `alfred worker` sets delivery up: its own small pool, audit events in the finishing statements.
+            let deliveryPool = PostgresClient(configuration: workerURL.preparedStatementsConfiguration(maxConnections: 8),
                                               backgroundLogger: logger)
             group.addTask { await deliveryPool.run() }
             registry.register(PushDeliveryHandler(store: PostgresDeliveryStore(client: deliveryPool, logger: logger),
                                                   sender: APNsClient(http: apnsHTTP, configuration: apnsConfiguration, tokens: minter, logger: logger),
-                                                  sealer: sealer))
+                                                  sealer: sealer, auditing: true, maxRequestsInFlight: apnsRequestsInFlight))
             let listener = PostgresWakeupListener(database: workerURL, logger: logger)
             let workers = ["default", "delivery"].map { queue in
                 var configuration = Worker<ContinuousClock>.Configuration()
                 configuration.queue = queue
-                configuration.concurrency = concurrency
+                configuration.concurrency = queue == "delivery" ? deliveryConcurrency : concurrency
+                if queue == "delivery" { configuration.claimAhead = .seconds(claimAheadSeconds) }
                 return Worker(store: jobs, registry: registry, wakeups: listener, configuration: configuration, clock: ContinuousClock(), logger: logger)
             }
             let services = ServiceGroup(services: [listener] + workers, logger: logger)
@@ -206,7 +212,8 @@ struct BurstBench: AsyncParsableCommand {
             await services.triggerGracefulShutdown()
             try? await running.value
             let summary: [String: Any] = [
-                "users": users, "latency_ms": latencyMs, "concurrency_per_queue": concurrency,
+                "users": users, "latency_ms": latencyMs, "concurrency": concurrency, "delivery_concurrency": deliveryConcurrency,
+                "claim_ahead_s": claimAheadSeconds, "apns_requests_in_flight": apnsRequestsInFlight,
                 "delivered": states["delivered"] ?? 0, "states": states, "apns_accepted": accepted, "shown_on_devices": shown,
                 "lateness_p50_s": (percentile(0.50) * 1000).rounded() / 1000, "lateness_p99_s": (percentile(0.99) * 1000).rounded() / 1000,
                 "lateness_max_s": ((lateness.last ?? .nan) * 1000).rounded() / 1000,

@@ -22,8 +22,12 @@ import BrokerClient
 
 struct WorkerOptions: ParsableArguments {
     @Option(help: "Jobs run at once per queue.") var concurrency = 32
-    @Option(help: "Jobs run at once on the delivery queue: pushes mostly wait on APNs, so many can be in flight.")
-    var deliveryConcurrency = 256
+    @Option(help: "Pushes in hand at once on the delivery queue, including those claimed ahead of their time and waiting for it.")
+    var deliveryConcurrency = 10_000
+    @Option(help: "Seconds before their due time pushes are claimed and prepared (ledger marks, text, device tokens), so that at the due instant only the APNs request and its record are left; 0 claims them when due. At most half the lease.")
+    var claimAheadSeconds = 10.0
+    @Option(help: "APNs requests in flight at once; the rest of a burst waits its turn here rather than in the HTTP client.")
+    var apnsRequestsInFlight = 256
     @Option(name: .customLong("queue"), help: "Queue to work (repeat for several).") var queues: [String] = ["default"]
     @Option(help: "Port for /metrics, /healthz, /readyz (0 picks a free one).") var metricsPort = 9464
     @Flag(help: "Serve no metrics endpoint.") var noMetrics = false
@@ -54,6 +58,8 @@ struct WorkerOptions: ParsableArguments {
     @Option(help: "Extra CA certificate (PEM) to trust for APNs: the stand-in's test CA.") var apnsCAFile: String?
 
     func validate() throws {
+        guard claimAheadSeconds >= 0 else { throw ValidationError("--claim-ahead-seconds must not be negative") }
+        guard apnsRequestsInFlight > 0 else { throw ValidationError("--apns-requests-in-flight must be at least 1") }
         guard auditRetentionDays >= 30 else {
             throw ValidationError("--audit-retention-days must be at least 30: the database keeps the last 30 days of every chain")
         }
@@ -68,6 +74,8 @@ struct WorkerOptions: ParsableArguments {
         c.heartbeatInterval = .seconds(heartbeatSeconds ?? leaseSeconds / 3)
         c.pollInterval = .seconds(pollSeconds)
         c.shutdownGrace = .seconds(shutdownGrace)
+        // A job claimed ahead waits on its lease: keep half of it for the work after the due time.
+        c.claimAhead = .seconds(min(claimAheadSeconds, leaseSeconds / 2))
         return c
     }
 }
@@ -91,7 +99,8 @@ struct WorkerCommand: AsyncParsableCommand {
         // Delivery's statements run on their own small pool (generic plans; see DeliverySQL).
         let url = try database.database()
         let deliveryPool = assistant?.delivery == nil ? nil : PostgresClient(
-            configuration: url.preparedStatementsConfiguration(maxConnections: max(4, options.deliveryConcurrency / 16)),
+            // Few: a burst's reads and writes share statements (see PostgresDeliveryStore).
+            configuration: url.preparedStatementsConfiguration(maxConnections: 8),
             backgroundLogger: { var l = logger; l.logLevel = max(logger.logLevel, .warning); return l }())
         if options.queues.contains(AssistantKind.pushDeliver.queue), assistant?.delivery == nil {
             // Without a sender every push.deliver job would be discarded as having no handler.
@@ -135,9 +144,11 @@ struct AssistantSetup: Sendable {
     let logger: Logger
     /// Present when the worker delivers pushes (`--apns-topic`).
     let delivery: APNsClient?
+    let apnsRequestsInFlight: Int
 
     init?(options: WorkerOptions, broker: BrokerClient?, logger: Logger) throws {
         let environment = ProcessInfo.processInfo.environment
+        apnsRequestsInFlight = options.apnsRequestsInFlight
         guard let broker, let keyFile = options.dataKeyFile ?? environment["ALFRED_DATA_KEY_FILE"] else {
             if options.dataKeyFile != nil {
                 throw ValidationError("--data-key-file needs --broker-socket: the assistant's jobs get Google tokens from the broker")
@@ -186,10 +197,11 @@ struct AssistantSetup: Sendable {
         // A data-key rotation's last step: values sealed under older keys move to the active one.
         registry.register(DataKeyReseal.Handler(store: PostgresSealedDataStore(client: client, logger: logger), sealer: sealer))
         if let delivery {
-            // Delivery's audit appends share delivery's pool: a burst must not queue on the claims' pool.
+            // Delivery's own pool: a burst must not queue on the claims' pool. Its audit events go in
+            // the statements that finish notifications.
             let pool = deliveryPool ?? client
             registry.register(PushDeliveryHandler(store: PostgresDeliveryStore(client: pool, logger: logger), sender: delivery,
-                                                  sealer: sealer, audit: PostgresAuditStore(client: pool, logger: logger)))
+                                                  sealer: sealer, auditing: true, maxRequestsInFlight: apnsRequestsInFlight))
         }
     }
 

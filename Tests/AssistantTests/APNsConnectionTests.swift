@@ -20,12 +20,13 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct APNsConnectionTests {
     static let teamID = "TEAMALFRED", keyID = "KEYALFRED1", topic = "com.example.alfred"
 
-    /// Runs `body` with a stand-in whose 200s end 50 ms after their headers, and a client for it.
-    private func withStandIn(_ body: (APNsStandIn, APNsClient, ProviderTokenMinter) async throws -> Void) async throws {
+    /// Runs `body` with a stand-in whose 200s end `endStreamDelay` after their headers, and a client for it.
+    private func withStandIn(endStreamDelay: Duration = .milliseconds(50),
+                             _ body: (APNsStandIn, APNsClient, ProviderTokenMinter) async throws -> Void) async throws {
         let key = P256.Signing.PrivateKey()
         var configuration = APNsStandIn.Configuration(teamID: Self.teamID, providerKeys: [Self.keyID: key.publicKey],
                                                       tls: try TestCertificateAuthority.generate())
-        configuration.endStreamDelay = .milliseconds(50)
+        configuration.endStreamDelay = endStreamDelay
         let apns = APNsStandIn(configuration: configuration, logger: TestDatabase.quietLogger)
         var client = APNsConfiguration(topic: Self.topic)
         client.extraTrustRootsPEM = [configuration.tls.caCertificatePEM]
@@ -79,9 +80,10 @@ import Testing
         }
     }
 
-    /// The control: the stand-in does see an answer dropped before its end.
+    /// The control: the stand-in does see an answer dropped before its end (which comes 5 s after
+    /// the headers here, so the client has surely dropped it by then).
     @Test func theStandInCountsAnAnswerDroppedBeforeItsEnd() async throws {
-        try await withStandIn { apns, client, minter in
+        try await withStandIn(endStreamDelay: .seconds(5)) { apns, client, minter in
             let device = Self.token()
             apns.register(deviceToken: device)
             // A push sent by hand, its answer dropped at the status line.

@@ -367,3 +367,58 @@ struct NoGoogleHere: TokenSource {
     struct Unused: Error {}
     func accessToken(for connector: UUID, forceRefresh: Bool) async throws -> AccessToken { throw Unused() }
 }
+
+/// Delivery prepared ahead of the due time (issue #19): the ledger marks, the text and the device
+/// tokens are ready before the instant, and nothing reaches Apple before it.
+@Suite(.timeLimit(.minutes(5))) struct DeliveryAheadTests {
+    @Test func pushesDueAtTheSameInstantArePreparedAheadAndNoneIsAcceptedBeforeIt() async throws {
+        var world = DeliveryWorld()
+        world.claimAhead = .seconds(60)
+        try await world.run { w in
+            let phone = try await w.device()
+            let due = Date().addingTimeInterval(3)
+            var keys: [String] = []
+            for index in 0..<40 {
+                keys.append(try await w.notify(title: "Standup \(index) in 10 min", scheduledAt: due, at: due))
+            }
+            for key in keys { #expect(try await w.waitForState(key) == "delivered") }
+            let early = try await w.owner.query("""
+                SELECT count(*)::int8 FROM notifications WHERE idempotency_key = ANY(\(keys)) AND first_accepted_at < scheduled_at
+                """, logger: TestDatabase.quietLogger).collect().first?.decode(Int64.self)
+            #expect(early == 0, "accepted before its time")
+            #expect(w.apns.deliveries().filter { $0.deviceToken == phone.token }.map(\.receivedAt).allSatisfy { $0 >= due })
+            #expect(w.deliveries(to: phone.token).count == 40)
+            #expect(Set(w.deliveries(to: phone.token).compactMap(\.collapseID)) == Set(keys))
+        }
+    }
+
+    @Test func aFinishedNotificationLeavesItsDeliveryAuditEventInTheSameStatement() async throws {
+        var world = DeliveryWorld()
+        world.auditing = true
+        try await world.run { w in
+            try await w.device()
+            try await w.device()
+            let key = try await w.notify()
+            #expect(try await w.waitForState(key) == "delivered")
+            let urgent = try await w.notify(kind: "mail.urgent")
+            #expect(try await w.waitForState(urgent) == "delivered")
+            _ = try await w.owner.query("UPDATE devices SET retired_at = now(), retired_reason = 'Unregistered'", logger: TestDatabase.quietLogger).collect()
+            let none = try await w.notify(kind: "morning.brief")
+            #expect(try await w.waitForState(none) == "no_device")
+            let events = try await w.owner.query("""
+                SELECT connector, result, redacted_metadata::text FROM audit_events
+                WHERE user_id = \(w.userID) AND event_type = 'DELIVERY' ORDER BY seq
+                """, logger: TestDatabase.quietLogger).collect().map { try $0.decode((String?, String, String).self) }
+            #expect(events.map(\.0) == ["apns", "apns", "apns"])
+            #expect(events.map(\.1).sorted() == ["DELIVERED", "DELIVERED", "NO_DEVICE"])
+            #expect(events.map(\.2).contains(#"{"kind": "meeting.reminder", "devices": "2"}"#))
+            #expect(events.map(\.2).contains(#"{"kind": "morning.brief", "devices": "0"}"#))
+            // The chain links: every event's prev_hash is the one before it's hash.
+            let broken = try await w.owner.query("""
+                SELECT count(*)::int8 FROM audit_events a JOIN audit_events b ON b.user_id = a.user_id AND b.seq = a.seq + 1
+                WHERE a.user_id = \(w.userID) AND b.prev_hash <> a.hash
+                """, logger: TestDatabase.quietLogger).collect().first?.decode(Int64.self)
+            #expect(broken == 0)
+        }
+    }
+}

@@ -30,6 +30,10 @@ struct DeliveryWorld {
     var configure: @Sendable (inout APNsStandIn.Configuration) -> Void = { _ in }
     /// False: no worker here; a test starts `alfred worker` processes itself (see `Running.process`).
     var inProcessWorker = true
+    /// The in-process worker's `claimAhead` (as `alfred worker --claim-ahead-seconds`).
+    var claimAhead: Duration = .zero
+    /// Finished notifications append their `DELIVERY` audit events (as in `alfred worker`).
+    var auditing = false
 
     struct Running: Sendable {
         let apns: APNsStandIn
@@ -68,9 +72,10 @@ struct DeliveryWorld {
         @discardableResult
         func notify(kind: String = "meeting.reminder", title: String = "Board sync in 10 min", body: String = "Room 4.12",
                     key: String = UUID().uuidString.lowercased(), scheduledAt: Date = Date(),
-                    deadline: Date? = Date().addingTimeInterval(600)) async throws -> String {
+                    deadline: Date? = Date().addingTimeInterval(600), at: Date? = nil) async throws -> String {
             let content = PushContent(kind: kind, title: title, body: body, scheduledAt: scheduledAt, collapseID: key)
-            _ = try await assistant.notify(try Outbox(sealer: sealer).notification(content, userID: userID, idempotencyKey: key, deadline: deadline))
+            _ = try await assistant.notify(try Outbox(sealer: sealer).notification(content, userID: userID, idempotencyKey: key,
+                                                                                   deadline: deadline, at: at))
             return key
         }
 
@@ -126,6 +131,7 @@ struct DeliveryWorld {
         let userID = UUID()
         let retry = self.retry
         let inProcessWorker = self.inProcessWorker
+        let (claimAhead, auditing) = (self.claimAhead, self.auditing)
 
         do {
             let result = try await withThrowingTaskGroup(of: Void.self) { tasks in
@@ -140,12 +146,13 @@ struct DeliveryWorld {
                 _ = try await owner.query("INSERT INTO users (id) VALUES (\(userID))", logger: TestDatabase.quietLogger).collect()
                 let store = PostgresDeliveryStore(client: client, logger: logger)
                 var registry = JobRegistry()
-                registry.register(PushDeliveryHandler(store: store, sender: sender, sealer: sealer))
+                registry.register(PushDeliveryHandler(store: store, sender: sender, sealer: sealer, auditing: auditing))
                 let listener = PostgresWakeupListener(database: workerURL, logger: logger)
                 var workerConfiguration = Worker<ContinuousClock>.Configuration()
                 workerConfiguration.queue = "delivery"
                 workerConfiguration.pollInterval = .milliseconds(100)
                 workerConfiguration.retry = retry
+                workerConfiguration.claimAhead = claimAhead
                 let worker = Worker(store: jobs, registry: registry, wakeups: listener, configuration: workerConfiguration,
                                     clock: ContinuousClock(), logger: logger)
                 let group = ServiceGroup(services: inProcessWorker ? [listener, worker] : [], logger: logger)

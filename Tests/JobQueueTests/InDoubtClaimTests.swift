@@ -73,8 +73,8 @@ final class LosesFirstClaimAnswer: JobStore {
     init(_ base: PostgresJobStore) { self.base = base }
     var lostClaims: Int { lost.withLock { $0 } }
 
-    func claim(queue: String, limit: Int, owner: String, lease: Duration) async throws -> [ClaimedJob] {
-        let claimed = try await base.claim(queue: queue, limit: limit, owner: owner, lease: lease)
+    func claim(queue: String, limit: Int, owner: String, lease: Duration, ahead: ClaimAhead?) async throws -> [ClaimedJob] {
+        let claimed = try await base.claim(queue: queue, limit: limit, owner: owner, lease: lease, ahead: ahead)
         let drop = !claimed.isEmpty && lost.withLock { count in
             guard count == 0 else { return false }
             count = 1
@@ -95,7 +95,9 @@ final class LosesFirstClaimAnswer: JobStore {
     func heartbeat(_ leases: [Lease], lease: Duration) async throws -> Set<Lease> { try await base.heartbeat(leases, lease: lease) }
     func rescueExpired(limit: Int) async throws -> [(kind: String, state: JobState)] { try await base.rescueExpired(limit: limit) }
     func prune(olderThan retention: Duration, limit: Int) async throws -> Int { try await base.prune(olderThan: retention, limit: limit) }
-    func secondsUntilNextDue(queue: String) async throws -> Double? { try await base.secondsUntilNextDue(queue: queue) }
+    func secondsUntilNextDue(queue: String, ahead: ClaimAhead?) async throws -> Double? {
+        try await base.secondsUntilNextDue(queue: queue, ahead: ahead)
+    }
     func stats() async throws -> QueueStats { try await base.stats() }
     func ready() async throws -> [QueueStats.Ready] { try await base.ready() }
     func list(state: JobState?, limit: Int) async throws -> [JobSummary] { try await base.list(state: state, limit: limit) }

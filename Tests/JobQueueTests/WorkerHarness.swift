@@ -59,6 +59,7 @@ struct WorkerHarness {
 /// A handler assembled from a closure, for tests.
 struct ClosureHandler<Payload: Decodable & Sendable>: JobHandler {
     let kind: JobKind
+    var preparesAhead = false
     let body: @Sendable (Payload, JobContext) async throws -> JobOutcome
     func run(_ payload: Payload, context: JobContext) async throws -> JobOutcome { try await body(payload, context) }
 }

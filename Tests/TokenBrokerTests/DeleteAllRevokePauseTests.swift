@@ -69,7 +69,7 @@ import Testing
             enqueued.withLock { $0 += jobs }
             return []
         }
-        func claim(queue: String, limit: Int, owner: String, lease: Duration) async throws -> [ClaimedJob] { throw Unused() }
+        func claim(queue: String, limit: Int, owner: String, lease: Duration, ahead: ClaimAhead?) async throws -> [ClaimedJob] { throw Unused() }
         func releaseClaim(owner: String) async throws -> Int { throw Unused() }
         func complete(_ completions: [Completion]) async throws -> Set<Lease> { throw Unused() }
         func fail(_ lease: Lease, error: String, disposition: FailureDisposition) async throws -> JobState? { throw Unused() }
@@ -77,7 +77,7 @@ import Testing
         func heartbeat(_ leases: [Lease], lease: Duration) async throws -> Set<Lease> { throw Unused() }
         func rescueExpired(limit: Int) async throws -> [(kind: String, state: JobState)] { throw Unused() }
         func prune(olderThan retention: Duration, limit: Int) async throws -> Int { throw Unused() }
-        func secondsUntilNextDue(queue: String) async throws -> Double? { throw Unused() }
+        func secondsUntilNextDue(queue: String, ahead: ClaimAhead?) async throws -> Double? { throw Unused() }
         func stats() async throws -> QueueStats { throw Unused() }
         func ready() async throws -> [QueueStats.Ready] { throw Unused() }
         func list(state: JobState?, limit: Int) async throws -> [JobSummary] { throw Unused() }
