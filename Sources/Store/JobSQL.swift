@@ -192,13 +192,28 @@ enum JobSQL {
         """
     }
 
-    /// Extend the leases a worker still holds; returns the `(id, token)` pairs extended.
+    /// Extend the leases a worker still holds; returns the `(id, token)` pairs it still holds.
+    ///
+    /// Rows another transaction has locked are skipped, not waited for: with thousands of leases (pushes
+    /// claimed ahead of a burst) a heartbeat that waited took locks in whatever order its join gave and
+    /// deadlocked with completions; and the row it would wait for is being completed or taken over
+    /// right now anyway. What it answers is the leases still held by the statement's snapshot, extended
+    /// or skipped; a lease taken over meanwhile shows up as lost at the next beat.
     static func heartbeat(ids: [UUID], tokens: [UUID], leaseSeconds: Double) -> PostgresQuery {
         """
-        UPDATE jobs j SET leased_until = now() + make_interval(secs => \(leaseSeconds)), updated_at = now()
-        FROM unnest(\(ids)::uuid[], \(tokens)::uuid[]) AS h(id, token)
-        WHERE j.id = h.id AND j.lease_token = h.token AND j.state = 'running'
-        RETURNING j.id, h.token
+        WITH held AS (
+            SELECT j.id, h.token FROM jobs j JOIN unnest(\(ids)::uuid[], \(tokens)::uuid[]) AS h(id, token)
+                ON j.id = h.id AND j.lease_token = h.token AND j.state = 'running'
+        ), free AS MATERIALIZED (
+            SELECT j.id FROM jobs j JOIN unnest(\(ids)::uuid[], \(tokens)::uuid[]) AS h(id, token)
+                ON j.id = h.id AND j.lease_token = h.token AND j.state = 'running'
+            FOR UPDATE OF j SKIP LOCKED
+        ), extended AS (
+            UPDATE jobs j SET leased_until = now() + make_interval(secs => \(leaseSeconds)), updated_at = now()
+            WHERE j.id IN (SELECT id FROM free)
+            RETURNING 1
+        )
+        SELECT id, token FROM held
         """
     }
 

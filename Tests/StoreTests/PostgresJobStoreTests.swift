@@ -85,6 +85,33 @@ import Testing
         }
     }
 
+    /// A heartbeat never waits on a row another statement has locked (that is how a heartbeat over
+    /// thousands of leases deadlocked with a completion): it skips it, and does not call it lost.
+    @Test func aHeartbeatSkipsARowLockedElsewhereWithoutWaitingOrCallingItLost() async throws {
+        try await withStore { store, client in
+            _ = try await store.enqueue([NewJob(kind: Self.work), NewJob(kind: Self.work)], onConflict: .keep)
+            let claimed = try await store.claim(queue: "default", limit: 2, owner: "a", lease: .seconds(30))
+            #expect(claimed.count == 2)
+            let (held, free) = (claimed[0], claimed[1])
+            func leasedUntil(_ id: JobID) async throws -> Double? {
+                try await client.query("SELECT extract(epoch FROM leased_until)::float8 FROM jobs WHERE id = \(id.uuid)", logger: logger)
+                    .collect().first?.decode(Double.self)
+            }
+            let (heldBefore, freeBefore) = (try await leasedUntil(held.id), try await leasedUntil(free.id))
+            try await client.withConnection { connection in
+                _ = try await connection.query("BEGIN", logger: logger)
+                _ = try await connection.query("SELECT id FROM jobs WHERE id = \(held.id.uuid) FOR UPDATE", logger: logger)
+                // Answers while the row stays locked (a wait would hold this test until its time limit).
+                #expect(try await store.heartbeat([held.lease, free.lease], lease: .seconds(600)).isEmpty)
+                _ = try await connection.query("ROLLBACK", logger: logger)
+            }
+            #expect(try await leasedUntil(held.id) == heldBefore, "skipped")
+            #expect(try await leasedUntil(free.id) ?? 0 > (freeBefore ?? 0) + 500, "extended")
+            #expect(try await store.heartbeat([held.lease], lease: .seconds(600)).isEmpty)
+            #expect(try await leasedUntil(held.id) ?? 0 > (heldBefore ?? 0) + 500, "extended once free")
+        }
+    }
+
     @Test func stateChangesAreGuardedByTheLeaseToken() async throws {
         try await withStore { store, client in
             let id = try #require(try await store.enqueue([NewJob(kind: Self.work)], onConflict: .keep)[0].jobID)
