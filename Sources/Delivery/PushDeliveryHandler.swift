@@ -111,6 +111,10 @@ public struct PushDeliveryHandler: JobHandler {
             throw error
         }
         let sent = await send(prepared, plan)
+        // The record can wait for the rest of a burst's requests to go out: the ledger's `sending`
+        // marks and the collapse id already keep a crash meanwhile from showing anything twice (the
+        // push would be resent under the same id), and the acceptance time was taken at the 200.
+        await permits.untilNoneWaiting()
         var outcomes = inDoubt + sent.map(\.outcome)
         let retryAfter = sent.compactMap(\.retryAfter).max()
         let retrying = outcomes.filter { $0.result == .retry }
