@@ -18,17 +18,23 @@ import Testing
         var all: [String] { steps.withLock { $0 } }
     }
 
-    @Test func aKindThatPreparesAheadStartsEarlyAndGoesOnAtItsDueInstantOnTheWorkersClock() async throws {
-        let url = try await TestDatabase.fresh()
-        let early = JobKind("test.early"), plain = JobKind("test.plain")
-        let steps = Steps()
+    /// `kind` prepares ahead: it notes "prepared", waits until due, notes "due".
+    static func registry(_ kind: JobKind, _ steps: Steps) -> JobRegistry {
         var registry = JobRegistry()
-        registry.register(ClosureHandler<Empty>(kind: early, preparesAhead: true) { _, context in
+        registry.register(ClosureHandler<Empty>(kind: kind, preparesAhead: true) { _, context in
             steps.add("prepared")
             try await context.waitUntilDue()
             steps.add("due")
             return .done
         })
+        return registry
+    }
+
+    @Test func aKindThatPreparesAheadStartsEarlyAndGoesOnAtItsDueInstantOnTheWorkersClock() async throws {
+        let url = try await TestDatabase.fresh()
+        let early = JobKind("test.early"), plain = JobKind("test.plain")
+        let steps = Steps()
+        var registry = Self.registry(early, steps)
         registry.register(ClosureHandler<Empty>(kind: plain) { _, _ in
             steps.add("plain ran")
             return .done
@@ -73,13 +79,7 @@ import Testing
         let url = try await TestDatabase.fresh()
         let early = JobKind("test.early")
         let steps = Steps()
-        var registry = JobRegistry()
-        registry.register(ClosureHandler<Empty>(kind: early, preparesAhead: true) { _, context in
-            steps.add("prepared")
-            try await context.waitUntilDue()
-            steps.add("due")
-            return .done
-        })
+        let registry = Self.registry(early, steps)
         let harness = WorkerHarness(configure: {
             $0.claimAhead = .seconds(120)
             $0.lease = .seconds(600)
