@@ -81,7 +81,9 @@ struct BrokerWorld: Sendable {
         let keyListening = AsyncStream<Void>.makeStream()
         let keyServer = try KeyServer(configuration: .init(socketPath: keySocket, directory: keys), logger: logs.logger("keys"),
                                       onListening: { keyListening.continuation.yield() })
-        let pool = PostgresClient(configuration: brokerURL.clientConfiguration(maxConnections: 4), backgroundLogger: TestDatabase.quietLogger)
+        // The broker's own pool size (alfred-broker): with 4, a hundred concurrent requests under the
+        // full suite's load once waited past the pooled-connection bound (15 s) for their status read.
+        let pool = PostgresClient(configuration: brokerURL.clientConfiguration(maxConnections: 8), backgroundLogger: TestDatabase.quietLogger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await google.run() }
             group.addTask { try await keyServer.run() }
