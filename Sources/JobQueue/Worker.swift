@@ -245,15 +245,10 @@ public final class Worker<C: Clock<Duration>>: Service {
             await record(job, m, logger, error: "deadline passed before the job could start", .retry(after: .zero))
             return
         }
+        // Only kinds that prepare ahead are claimed early (`ahead` names them to the claim), and
+        // their handlers call this before what must not happen early.
         let clock = self.clock
         let untilDue: @Sendable () async throws -> Void = { if clock.now < due { try await clock.sleep(until: due, tolerance: nil) } }
-        if job.dueIn > .zero && !entry.preparesAhead {
-            // Claimed early by a worker whose registry differs: run when due, as the kind expects.
-            do { try await untilDue() } catch {
-                await shielded { _ = try? await self.store.snooze(job.lease, for: .zero) }
-                return
-            }
-        }
         let context = JobContext(
             id: job.id, kind: job.kind, attempt: job.attempt, maxAttempts: job.maxAttempts, deadline: job.deadline,
             userID: job.userID, lateness: job.lateness, logger: logger, leaseLost: { [self] in self.shared.withLock { $0.lost.contains(job.id) } },

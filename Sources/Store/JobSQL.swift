@@ -205,8 +205,8 @@ enum JobSQL {
             SELECT j.id, h.token FROM jobs j JOIN unnest(\(ids)::uuid[], \(tokens)::uuid[]) AS h(id, token)
                 ON j.id = h.id AND j.lease_token = h.token AND j.state = 'running'
         ), free AS MATERIALIZED (
-            SELECT j.id FROM jobs j JOIN unnest(\(ids)::uuid[], \(tokens)::uuid[]) AS h(id, token)
-                ON j.id = h.id AND j.lease_token = h.token AND j.state = 'running'
+            -- The conditions again on the row as locked: it may have changed since the snapshot.
+            SELECT j.id FROM jobs j JOIN held h ON j.id = h.id AND j.lease_token = h.token AND j.state = 'running'
             FOR UPDATE OF j SKIP LOCKED
         ), extended AS (
             UPDATE jobs j SET leased_until = now() + make_interval(secs => \(leaseSeconds)), updated_at = now()
