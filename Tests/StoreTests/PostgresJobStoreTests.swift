@@ -112,6 +112,38 @@ import Testing
         }
     }
 
+    /// A heartbeat's work grows with its leases, not with their square: it once locked its rows
+    /// through a CTE the planner took for one row, and a nested loop over it compared every lease
+    /// with every other (11 s of Postgres CPU for the burst's 10,000 leases, which held the
+    /// completions' row locks that long). Counted from the plan as run, not timed.
+    @Test func aHeartbeatComparesEachLeaseAFewTimesNotWithEveryOther() async throws {
+        try await withStore { store, client in
+            let count = 2_000
+            _ = try await store.enqueue((0..<count).map { _ in NewJob(kind: Self.work) }, onConflict: .keep)
+            // Statistics from before the claim, as in production before a burst: nothing running.
+            _ = try await client.query("ANALYZE jobs", logger: logger).collect()
+            var leases: [Lease] = []
+            while leases.count < count {
+                let claimed = try await store.claim(queue: "default", limit: count, owner: "a", lease: .seconds(30))
+                #expect(!claimed.isEmpty)
+                if claimed.isEmpty { return }
+                leases += claimed.map(\.lease)
+            }
+            let heartbeat = JobSQL.heartbeat(ids: leases.map(\.id.uuid), tokens: leases.map(\.token), leaseSeconds: 60)
+            let explain = PostgresQuery(unsafeSQL: "EXPLAIN (ANALYZE, FORMAT JSON) " + heartbeat.sql, binds: heartbeat.binds)
+            let plan = try #require(try await client.query(explain, logger: logger).collect().first?.decode(String.self))
+            func removed(_ node: Any) -> Int {
+                if let list = node as? [Any] { return list.map(removed).reduce(0, +) }
+                guard let node = node as? [String: Any] else { return 0 }
+                return node.reduce(0) { sum, entry in
+                    sum + (entry.key.hasPrefix("Rows Removed") ? (entry.value as? Int ?? 0) : removed(entry.value))
+                }
+            }
+            let rowsRemoved = removed(try JSONSerialization.jsonObject(with: Data(plan.utf8)))
+            #expect(rowsRemoved <= 2 * count, "rows compared and thrown away: \(rowsRemoved) for \(count) leases")
+        }
+    }
+
     @Test func stateChangesAreGuardedByTheLeaseToken() async throws {
         try await withStore { store, client in
             let id = try #require(try await store.enqueue([NewJob(kind: Self.work)], onConflict: .keep)[0].jobID)
