@@ -1,11 +1,10 @@
 import AlfredCore
-import AsyncHTTPClient
 import Foundation
 import Logging
 import Metrics
 import NIOCore
 import NIOFoundationCompat
-import NIOHTTP1
+import NIOHPACK
 import NIOHTTP2
 import NIOSSL
 
@@ -21,8 +20,10 @@ public struct APNsConfiguration: Sendable {
     public var topic: String
     /// Extra CA certificates (PEM) to trust besides the system's: the local stand-in's test CA.
     public var extraTrustRootsPEM: [String] = []
-    /// One exchange, request to response.
+    /// One exchange, request to response (and the limit on connecting).
     public var timeout: Duration = .seconds(10)
+    /// HTTP/2 connections per APNs host; each multiplexes many requests and runs on its own event loop.
+    public var connectionsPerHost = 2
 
     public init(topic: String) { self.topic = topic }
 
@@ -56,8 +57,8 @@ public struct APNsRequest: Sendable {
     }
 }
 
-/// Sends pushes with the APNs provider API: HTTP/2 over TLS (async-http-client negotiates `h2`
-/// through ALPN and multiplexes requests on one connection per host), token-based auth.
+/// Sends pushes with the APNs provider API: HTTP/2 over TLS (ALPN `h2`), a stream per push on a few
+/// connections per host (`APNsConnections`), token-based auth.
 ///
 /// `ExpiredProviderToken` is handled here: the token source is asked for a new token (it decides
 /// whether minting is allowed) and the push is retried once. Everything else is returned to the
@@ -65,31 +66,44 @@ public struct APNsRequest: Sendable {
 public struct APNsClient: Sendable {
     public static let maxPayloadBytes = 4096
 
-    public let http: HTTPClient
+    let connections: APNsConnections
     let configuration: APNsConfiguration
     let tokens: any ProviderTokenSource
     let logger: Logger
     /// Times each exchange for the duration metric.
     let clock: any Clock<Duration>
+    private let production: APNsConnections.Origin
+    private let sandbox: APNsConnections.Origin
 
-    public init(http: HTTPClient, configuration: APNsConfiguration, tokens: any ProviderTokenSource, logger: Logger,
-                clock: any Clock<Duration> = ContinuousClock()) {
-        self.http = http
+    /// Throws if a URL is not `https://host[:port]` or `extraTrustRootsPEM` holds no certificate.
+    public init(configuration: APNsConfiguration, tokens: any ProviderTokenSource, logger: Logger,
+                clock: any Clock<Duration> = ContinuousClock()) throws {
+        connections = try APNsConnections(configuration: configuration, logger: logger)
+        production = try APNsConnections.Origin(url: configuration.productionURL)
+        sandbox = try APNsConnections.Origin(url: configuration.sandboxURL)
         self.configuration = configuration
         self.tokens = tokens
         self.logger = logger
         self.clock = clock
     }
 
-    /// An HTTP client fit for APNs: HTTP/2 preferred, system CAs plus `extraTrustRootsPEM`.
-    public static func makeHTTPClient(configuration: APNsConfiguration) throws -> HTTPClient {
-        var tls = TLSConfiguration.makeClientConfiguration()
-        let extra = try configuration.extraTrustRootsPEM.flatMap { try NIOSSLCertificate.fromPEMBytes(Array($0.utf8)) }
-        if !extra.isEmpty { tls.additionalTrustRoots = [.certificates(extra)] }
-        var config = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
-        config.httpVersion = .automatic
-        config.connectionPool = .init(idleTimeout: .seconds(300))
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
+    /// Opens the connections to one environment's host ahead of the first push.
+    public func connect(_ environment: APNsEnvironment) throws {
+        try connections.connect(to: origin(environment))
+    }
+
+    /// Closes the connections; a push sent afterwards fails as not sent.
+    public func shutdown() async {
+        await connections.shutdown()
+    }
+
+    /// Connections open to one environment's host (tests).
+    public func openConnections(_ environment: APNsEnvironment) -> Int {
+        connections.openConnections(to: origin(environment))
+    }
+
+    private func origin(_ environment: APNsEnvironment) -> APNsConnections.Origin {
+        environment == .production ? production : sandbox
     }
 
     public func send(_ request: APNsRequest) async throws -> APNsResponse {
@@ -114,66 +128,47 @@ public struct APNsClient: Sendable {
     }
 
     private func exchange(_ request: APNsRequest, token: String) async throws -> APNsResponse {
-        var outgoing = HTTPClientRequest(url: "\(configuration.baseURL(request.environment))/3/device/\(request.deviceToken)")
-        outgoing.method = .POST
-        outgoing.headers.add(name: "authorization", value: "bearer \(token)")
-        outgoing.headers.add(name: "apns-topic", value: configuration.topic)
-        outgoing.headers.add(name: "apns-push-type", value: request.pushType.rawValue)
-        outgoing.headers.add(name: "apns-priority", value: "\(request.priority)")
-        outgoing.headers.add(name: "apns-expiration", value: "\(request.expiration.map { max(0, Int($0.timeIntervalSince1970)) } ?? 0)")
-        if let collapse = request.collapseID { outgoing.headers.add(name: "apns-collapse-id", value: collapse) }
-        outgoing.headers.add(name: "apns-id", value: request.apnsID.uuidString.lowercased())
-        outgoing.headers.add(name: "content-type", value: "application/json")
-        outgoing.body = .bytes(ByteBuffer(bytes: request.payload))
+        var headers = HPACKHeaders()
+        headers.reserveCapacity(8)
+        headers.add(name: "authorization", value: "bearer \(token)")
+        headers.add(name: "apns-topic", value: configuration.topic)
+        headers.add(name: "apns-push-type", value: request.pushType.rawValue)
+        headers.add(name: "apns-priority", value: "\(request.priority)")
+        headers.add(name: "apns-expiration", value: "\(request.expiration.map { max(0, Int($0.timeIntervalSince1970)) } ?? 0)")
+        if let collapse = request.collapseID { headers.add(name: "apns-collapse-id", value: collapse) }
+        headers.add(name: "apns-id", value: request.apnsID.uuidString.lowercased())
+        headers.add(name: "content-type", value: "application/json")
+        let outgoing = APNsWireRequest(
+            path: "/3/device/\(request.deviceToken)", headers: headers, body: ByteBuffer(bytes: request.payload),
+            deadline: .now() + .nanoseconds(Int64(configuration.timeout.seconds * 1e9)))
 
         let elapsed = clock.stopwatch()
         defer { APNsMetrics.duration.recordNanoseconds(Int64(elapsed().seconds * 1e9)) }
-        let response: HTTPClientResponse
-        let body: ByteBuffer
+        let response: APNsWireResponse
         do {
-            response = try await http.execute(outgoing, timeout: .nanoseconds(Int64(configuration.timeout.seconds * 1e9)))
-            if response.status == .ok {
-                // A 200 is final once its status line arrived, whatever happens to the (empty) body.
-                // But it is read to its END_STREAM all the same: a response dropped before that makes
-                // the client reset the stream (RST_STREAM CANCEL), servers count resets against the
-                // connection (rapid-reset protection: NIO's limit is 200 per 30 s), and past the limit
-                // the connection goes, with every push in flight on it.
-                _ = try? await response.body.collect(upTo: 16 * 1024)
-                body = ByteBuffer()
-            } else {
-                body = try await response.body.collect(upTo: 16 * 1024)
-            }
+            response = try await connections.send(outgoing, to: origin(request.environment))
         } catch {
             APNsMetrics.requests("network").increment()
-            let name = (error as? HTTPClientError).map { String("\($0)".prefix { $0 != "(" }) } ?? "\(type(of: error))"
-            // Only a failure before the request could have reached APNs is safe to send again.
-            throw Self.failedBeforeSending(error) ? APNsClientError.network(name) : APNsClientError.inDoubt(name)
+            // Only a push APNs cannot have is safe to send again as it is.
+            if case APNsTransportError.inDoubt(let what) = error { throw APNsClientError.inDoubt(what) }
+            switch error {
+            case APNsTransportError.unprocessed(let what), APNsTransportError.notConnected(let what):
+                throw APNsClientError.network(what)
+            default:
+                throw APNsClientError.network(APNsConnection.describe(error))
+            }
         }
         let apnsID = response.headers.first(name: "apns-id") ?? request.apnsID.uuidString.lowercased()
-        if response.status == .ok {
+        if response.status == 200 {
             APNsMetrics.requests("success").increment()
             return .accepted(apnsID: apnsID)
         }
-        let error = try? JSONDecoder().decode(ErrorBody.self, from: body)
-        let reason = APNsReason(rawValue: error?.reason ?? "HTTP\(response.status.code)")
+        let error = try? JSONDecoder().decode(ErrorBody.self, from: response.body)
+        let reason = APNsReason(rawValue: error?.reason ?? "HTTP\(response.status)")
         APNsMetrics.requests(reason.metricLabel).increment()
         let retryAfter = response.headers.first(name: "retry-after").flatMap(Int.init).map { Duration.seconds(max(0, $0)) }
-        return .rejected(status: Int(response.status.code), reason: reason,
+        return .rejected(status: response.status, reason: reason,
                          timestamp: error?.timestamp.map { Date(timeIntervalSince1970: Double($0) / 1000) }, retryAfter: retryAfter)
-    }
-
-    /// Connecting, TLS, or a connection already closed before the write: APNs cannot have the push.
-    /// Anything else (a reset stream, a dropped connection, a timeout, cancellation) may come after
-    /// APNs accepted it.
-    public static func failedBeforeSending(_ error: any Error) -> Bool {
-        if let error = error as? HTTPClientError {
-            return [.connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout, .alreadyShutdown].contains(error)
-        }
-        if let error = error as? ChannelError, case .ioOnClosedChannel = error { return true }
-        // REFUSED_STREAM (also what streams above a GOAWAY's last id get): the server did not process it.
-        if let error = error as? NIOHTTP2Errors.StreamClosed, error.errorCode == .refusedStream { return true }
-        if error is NIOSSLError { return true }
-        return "\(type(of: error))" == "NIOConnectionError"
     }
 
     private struct ErrorBody: Decodable {

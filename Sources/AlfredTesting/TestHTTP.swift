@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import NIOCore
+import NIOSSL
 
 /// HTTP clients for tests. AsyncHTTPClient's default connect timeout (10 s) is shorter than the
 /// stalls a starved 2-core machine shows under a full parallel run; no test's subject is how fast a
@@ -15,5 +16,12 @@ public enum TestHTTP {
 
     public static func client(_ base: HTTPClient.Configuration = HTTPClient.Configuration()) -> HTTPClient {
         HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration(base))
+    }
+
+    /// A client that also trusts these CA certificates (PEM): the stand-ins' test CA.
+    public static func client(trusting pems: [String]) throws -> HTTPClient {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.additionalTrustRoots = [.certificates(try pems.flatMap { try NIOSSLCertificate.fromPEMBytes(Array($0.utf8)) })]
+        return client(HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow))
     }
 }

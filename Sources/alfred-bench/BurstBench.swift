@@ -45,7 +45,7 @@ struct BurstBench: AsyncParsableCommand {
     @Option(help: "APNs requests in flight at once (alfred worker's --apns-requests-in-flight).") var apnsRequestsInFlight = 256
     @Option(help: "Minutes before the meeting that its reminder is due.") var reminderMinutes = 10
     @Option(help: "Path of the alfred executable (default: beside this one).") var alfred: String?
-    @Flag(help: "Load pg_stat_statements and print the statements that took the most time during the burst.") var profile = false
+    @Flag(help: "Load pg_stat_statements and print the statements that took the most time during the burst; log plans over 300 ms (auto_explain).") var profile = false
 
     static let teamID = "BENCHTEAM1", keyID = "BENCHKEY01", topic = "com.example.alfred"
 
@@ -67,7 +67,12 @@ struct BurstBench: AsyncParsableCommand {
 
         print("starting a private PostgreSQL, the Google stand-in (\(users) users) and the APNs stand-in…")
         var options = EmbeddedPostgres.Options(durable: true)
-        if profile { options.extraSettings = ["shared_preload_libraries = 'pg_stat_statements'", "pg_stat_statements.track_planning = on"] }
+        if profile {
+            // auto_explain: plans of statements over 300 ms go to the server log (kept with ALFRED_KEEP_PG_LOGS=<dir>).
+            options.extraSettings = ["shared_preload_libraries = 'pg_stat_statements,auto_explain'", "pg_stat_statements.track_planning = on",
+                                     "auto_explain.log_min_duration = '300ms'", "auto_explain.log_analyze = on",
+                                     "auto_explain.log_nested_statements = on"]
+        }
         let cluster = try await EmbeddedPostgres(options: options)
         defer { cluster.stop() }
         let owner = try await cluster.createDatabase("bench", logger: logger)
@@ -97,7 +102,7 @@ struct BurstBench: AsyncParsableCommand {
         apnsConfiguration.productionURL = apnsRoot
         apnsConfiguration.sandboxURL = apnsRoot
         apnsConfiguration.extraTrustRootsPEM = [try String(contentsOfFile: caFile, encoding: .utf8)]
-        let apnsHTTP = try APNsClient.makeHTTPClient(configuration: apnsConfiguration)
+        let apnsHTTP = try TestHTTP.client(trusting: apnsConfiguration.extraTrustRootsPEM)
         do {
             try await burst(owner: owner, workerURL: workerURL, client: client, http: http, apnsHTTP: apnsHTTP,
                             apnsConfiguration: apnsConfiguration, key: key, googleRoot: googleRoot, apnsRoot: apnsRoot,
@@ -139,8 +144,9 @@ struct BurstBench: AsyncParsableCommand {
             let deliveryPool = PostgresClient(configuration: workerURL.preparedStatementsConfiguration(maxConnections: 8),
                                               backgroundLogger: logger)
             group.addTask { await deliveryPool.run() }
+            let sender = try APNsClient(configuration: apnsConfiguration, tokens: minter, logger: logger)
             registry.register(PushDeliveryHandler(store: PostgresDeliveryStore(client: deliveryPool, logger: logger),
-                                                  sender: APNsClient(http: apnsHTTP, configuration: apnsConfiguration, tokens: minter, logger: logger),
+                                                  sender: sender,
                                                   sealer: sealer, auditing: true, maxRequestsInFlight: apnsRequestsInFlight))
             let listener = PostgresWakeupListener(database: workerURL, logger: logger)
             let workers = ["default", "delivery"].map { queue in
@@ -211,6 +217,7 @@ struct BurstBench: AsyncParsableCommand {
             }
             await services.triggerGracefulShutdown()
             try? await running.value
+            await sender.shutdown()
             let summary: [String: Any] = [
                 "users": users, "latency_ms": latencyMs, "concurrency": concurrency, "delivery_concurrency": deliveryConcurrency,
                 "claim_ahead_s": claimAheadSeconds, "apns_requests_in_flight": apnsRequestsInFlight,

@@ -96,9 +96,7 @@ struct ChaosBench: AsyncParsableCommand {
                 && ["keys.sock", "attestor.sock", "broker.sock"].allSatisfy { FileManager.default.fileExists(atPath: path($0)) }
         }
         // One client for both stand-ins' control planes (and the consent pages): it trusts the APNs stand-in's CA.
-        var apnsConfiguration = APNsConfiguration(topic: Self.topic)
-        apnsConfiguration.extraTrustRootsPEM = [try String(contentsOfFile: path("apns-ca.pem"), encoding: .utf8)]
-        let http = try APNsClient.makeHTTPClient(configuration: apnsConfiguration)
+        let http = try TestHTTP.client(trusting: [try String(contentsOfFile: path("apns-ca.pem"), encoding: .utf8)])
         do {
             try await drive(plan: plan, rng: &rng, fleet: fleet, cluster: cluster, owner: owner, sealer: sealer, http: http,
                             alfredPath: alfredPath, googleRoot: googleRoot, apnsRoot: apnsRoot, standInsStarted: standInsStarted,

@@ -174,12 +174,12 @@ struct AssistantSetup: Sendable {
                 }
                 apns.extraTrustRootsPEM = [String(decoding: pem, as: UTF8.self)]
             }
-            let apnsHTTP: HTTPClient
-            do { apnsHTTP = try APNsClient.makeHTTPClient(configuration: apns) } catch {
-                throw ValidationError("--apns-ca-file holds no usable PEM certificate")
+            do {
+                delivery = try APNsClient(configuration: apns, tokens: CachedProviderTokens(upstream: BrokerProviderTokenSource(client: broker)),
+                                          logger: logger)
+            } catch {
+                throw ValidationError("APNs: \(error) (check --apns-url and --apns-ca-file)")
             }
-            delivery = APNsClient(http: apnsHTTP, configuration: apns,
-                                  tokens: CachedProviderTokens(upstream: BrokerProviderTokenSource(client: broker)), logger: logger)
         } else {
             delivery = nil
         }
@@ -216,7 +216,7 @@ struct AssistantSetup: Sendable {
 
     func shutdown() async {
         try? await http.shutdown()
-        try? await delivery?.http.shutdown()
+        await delivery?.shutdown()
     }
 }
 

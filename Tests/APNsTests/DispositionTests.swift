@@ -50,18 +50,3 @@ import Testing
         #expect(Self.rejected(400, odd.rawValue).disposition == .permanent(reason: odd))
     }
 }
-
-/// Which transport failures are safe to send again (the push cannot have reached APNs).
-@Suite(.timeLimit(.minutes(5))) struct TransportFailureTests {
-    @Test func onlyFailuresBeforeTheRequestLeftAreSafeToResend() {
-        #expect(APNsClient.failedBeforeSending(HTTPClientError.connectTimeout))
-        #expect(APNsClient.failedBeforeSending(HTTPClientError.tlsHandshakeTimeout))
-        #expect(APNsClient.failedBeforeSending(ChannelError.ioOnClosedChannel))
-        #expect(APNsClient.failedBeforeSending(NIOHTTP2Errors.streamClosed(streamID: 5, errorCode: .refusedStream)))
-        #expect(!APNsClient.failedBeforeSending(NIOHTTP2Errors.streamClosed(streamID: 5, errorCode: .cancel)))
-        #expect(!APNsClient.failedBeforeSending(HTTPClientError.remoteConnectionClosed))
-        #expect(!APNsClient.failedBeforeSending(HTTPClientError.deadlineExceeded))
-        #expect(!APNsClient.failedBeforeSending(HTTPClientError.cancelled))
-        #expect(!APNsClient.failedBeforeSending(HTTPClientError.readTimeout))
-    }
-}

@@ -68,6 +68,42 @@ import Glibc
         }
     }
 
+    /// A worker killed while it holds a push claimed ahead (prepared, its `sending` mark written,
+    /// waiting for its instant): the push is rescued once the lease runs out and goes out once,
+    /// never before its time.
+    @Test func aWorkerKilledWhileHoldingAPushClaimedAheadIsRescuedAndSentOnceNeverEarly() async throws {
+        var world = DeliveryWorld()
+        world.inProcessWorker = false
+        try await world.run { w in
+            try await WorkerProcesses.with(w) { processes in
+                func worker() throws -> ChildProcess { try processes.worker(leaseSeconds: 12, claimAheadSeconds: 6) }
+                func marks(_ key: String) async throws -> [String] {
+                    try await w.owner.query("SELECT state FROM push_sends WHERE idempotency_key = \(key)", logger: TestDatabase.quietLogger)
+                        .collect().map { try $0.decode(String.self) }
+                }
+                let phone = try await w.device()
+                let doomed = try worker()
+                let due = Date().addingTimeInterval(8)
+                let key = try await w.notify(title: "Board sync in 10 min", scheduledAt: due, at: due)
+                // Claimed up to 6 s ahead and prepared: its mark is written before its time.
+                #expect(try await eventually { try await marks(key) == ["sending"] }, "\(doomed.output)")
+                doomed.signal(SIGKILL)
+                _ = await doomed.exitCode()
+                #expect(w.deliveries(to: phone.token).isEmpty, "nothing went out before its time")
+
+                let rescuer = try worker()
+                #expect(try await w.waitForState(key) == "delivered", "\(rescuer.output)")
+                let deliveries = w.deliveries(to: phone.token)
+                #expect(deliveries.count == 1, "the killed worker never sent it; the rescuer sent it once")
+                #expect(w.apns.shown(to: phone.token).count == 1)
+                #expect(deliveries.allSatisfy { $0.receivedAt >= due }, "never before its time")
+                #expect(try await marks(key) == ["accepted"])
+                rescuer.signal(SIGTERM)
+                #expect(await rescuer.waitForExit(timeout: .seconds(60)) == 0)
+            }
+        }
+    }
+
     /// A real Prometheus (Debian's package) with the repository's ops/prometheus config and rules,
     /// pointed at a real worker: the lateness histogram and the SLO recording rules through its API.
     @Test func prometheusScrapesTheWorkerAndEvaluatesTheSLORules() async throws {
@@ -156,9 +192,10 @@ struct WorkerProcesses: Sendable {
         return WorkerProcesses(folder: folder, socket: socket, keyFile: keyFile, caFile: caFile, world: w, broker: broker)
     }
 
-    func worker(metrics: Bool = false) throws -> ChildProcess {
+    func worker(metrics: Bool = false, leaseSeconds: Int = 2, claimAheadSeconds: Int = 1) throws -> ChildProcess {
         try ChildProcess(AlfredBinary.path, [
-            "worker", "--queue", "delivery", "--lease-seconds", "2", "--rescue-seconds", "1", "--poll-seconds", "1",
+            "worker", "--queue", "delivery", "--lease-seconds", "\(leaseSeconds)", "--claim-ahead-seconds", "\(claimAheadSeconds)",
+            "--rescue-seconds", "1", "--poll-seconds", "1",
             "--broker-socket", socket, "--data-key-file", keyFile, "--apns-topic", DeliveryWorld.topic,
             "--apns-url", world.apnsURL, "--apns-ca-file", caFile,
         ] + (metrics ? ["--metrics-port", "0", "--metrics-host", "127.0.0.1"] : ["--no-metrics"]),

@@ -127,60 +127,54 @@ struct DeliveryWorld {
         var apnsConfiguration = APNsConfiguration(topic: Self.topic)
         apnsConfiguration.extraTrustRootsPEM = [configuration.tls.caCertificatePEM]
         apnsConfiguration.timeout = .seconds(60)  // generous: no test here is about APNs timing out
-        let http = try APNsClient.makeHTTPClient(configuration: apnsConfiguration)
         let userID = UUID()
         let retry = self.retry
         let inProcessWorker = self.inProcessWorker
         let (claimAhead, auditing) = (self.claimAhead, self.auditing)
 
-        do {
-            let result = try await withThrowingTaskGroup(of: Void.self) { tasks in
-                tasks.addTask { await owner.run() }
-                tasks.addTask { await client.run() }
-                let apnsGroup = ServiceGroup(services: [apns], logger: TestDatabase.quietLogger)
-                let apnsRunning = Task { try await apnsGroup.run() }
-                let root = try await apns.baseURL()
-                apnsConfiguration.productionURL = root
-                apnsConfiguration.sandboxURL = root
-                let sender = APNsClient(http: http, configuration: apnsConfiguration, tokens: minter, logger: logger)
-                _ = try await owner.query("INSERT INTO users (id) VALUES (\(userID))", logger: TestDatabase.quietLogger).collect()
-                let store = PostgresDeliveryStore(client: client, logger: logger)
-                var registry = JobRegistry()
-                registry.register(PushDeliveryHandler(store: store, sender: sender, sealer: sealer, auditing: auditing))
-                let listener = PostgresWakeupListener(database: workerURL, logger: logger)
-                var workerConfiguration = Worker<ContinuousClock>.Configuration()
-                workerConfiguration.queue = "delivery"
-                workerConfiguration.pollInterval = .milliseconds(100)
-                workerConfiguration.retry = retry
-                workerConfiguration.claimAhead = claimAhead
-                let worker = Worker(store: jobs, registry: registry, wakeups: listener, configuration: workerConfiguration,
-                                    clock: ContinuousClock(), logger: logger)
-                let group = ServiceGroup(services: inProcessWorker ? [listener, worker] : [], logger: logger)
-                let running = Task { try await group.run() }
-                let outcome: Result<T, any Error>
-                do {
-                    outcome = .success(try await body(Running(
-                        apns: apns, owner: owner, store: store, assistant: PostgresAssistantStore(client: client, jobs: jobs, logger: logger),
-                        jobs: jobs, logger: logger,
-                        sealer: sealer, userID: userID, logs: logs, mints: { mints.all }, workerURL: workerURL, sealerKey: sealerKey,
-                        apnsURL: root, caPEM: configuration.tls.caCertificatePEM, minter: minter)))
-                } catch {
-                    outcome = .failure(error)
-                }
-                await group.triggerGracefulShutdown()
-                try await running.value
-                // The client's HTTP/2 connections close before the stand-in stops (see `withRunningServices`).
-                try await http.shutdown()
-                await apnsGroup.triggerGracefulShutdown()
-                try? await apnsRunning.value
-                tasks.cancelAll()
-                return try outcome.get()
+        let result = try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { await owner.run() }
+            tasks.addTask { await client.run() }
+            let apnsGroup = ServiceGroup(services: [apns], logger: TestDatabase.quietLogger)
+            let apnsRunning = Task { try await apnsGroup.run() }
+            let root = try await apns.baseURL()
+            apnsConfiguration.productionURL = root
+            apnsConfiguration.sandboxURL = root
+            let sender = try APNsClient(configuration: apnsConfiguration, tokens: minter, logger: logger)
+            _ = try await owner.query("INSERT INTO users (id) VALUES (\(userID))", logger: TestDatabase.quietLogger).collect()
+            let store = PostgresDeliveryStore(client: client, logger: logger)
+            var registry = JobRegistry()
+            registry.register(PushDeliveryHandler(store: store, sender: sender, sealer: sealer, auditing: auditing))
+            let listener = PostgresWakeupListener(database: workerURL, logger: logger)
+            var workerConfiguration = Worker<ContinuousClock>.Configuration()
+            workerConfiguration.queue = "delivery"
+            workerConfiguration.pollInterval = .milliseconds(100)
+            workerConfiguration.retry = retry
+            workerConfiguration.claimAhead = claimAhead
+            let worker = Worker(store: jobs, registry: registry, wakeups: listener, configuration: workerConfiguration,
+                                clock: ContinuousClock(), logger: logger)
+            let group = ServiceGroup(services: inProcessWorker ? [listener, worker] : [], logger: logger)
+            let running = Task { try await group.run() }
+            let outcome: Result<T, any Error>
+            do {
+                outcome = .success(try await body(Running(
+                    apns: apns, owner: owner, store: store, assistant: PostgresAssistantStore(client: client, jobs: jobs, logger: logger),
+                    jobs: jobs, logger: logger,
+                    sealer: sealer, userID: userID, logs: logs, mints: { mints.all }, workerURL: workerURL, sealerKey: sealerKey,
+                    apnsURL: root, caPEM: configuration.tls.caCertificatePEM, minter: minter)))
+            } catch {
+                outcome = .failure(error)
             }
-            return result
-        } catch {
-            try? await http.shutdown()
-            throw error
+            await group.triggerGracefulShutdown()
+            try await running.value
+            // The client's HTTP/2 connections close before the stand-in stops (see `withRunningServices`).
+            await sender.shutdown()
+            await apnsGroup.triggerGracefulShutdown()
+            try? await apnsRunning.value
+            tasks.cancelAll()
+            return try outcome.get()
         }
+        return result
     }
 }
 

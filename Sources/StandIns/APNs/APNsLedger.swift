@@ -18,6 +18,11 @@ struct APNsLedger: Sendable {
             case accepted
             case rejected(APNsRejection)
             case reset
+            /// GOAWAY(`lastStreamID`) on the push's connection; `accepted` if its stream is at or
+            /// below it (a later stream was processed first).
+            case goAway(lastStreamID: Int32, accepted: Bool)
+            /// Its stream is above its connection's GOAWAY: not processed, never answered.
+            case unprocessed
         }
 
         var outcome: Outcome
@@ -39,6 +44,13 @@ struct APNsLedger: Sendable {
     var requests: BoundedLog<APNsRequestRecord>
     /// 200s whose END_STREAM could not be written: the client reset the stream first.
     var abandonedAnswers = 0
+    /// Whether pushes note their HTTP/2 stream (from the first `goAway` fault on).
+    var tracksStreams = false
+    /// Per HTTP/2 connection: the highest stream accepted, and the last stream id of its GOAWAY.
+    var streams: [ObjectIdentifier: (highestAccepted: Int32, goAwayLast: Int32?)] = [:]
+    var goAwaysSent = 0
+    /// Pushes not processed because of a GOAWAY (at or above its last stream id's limit).
+    var droppedByGoAway = 0
 
     init(recordCapacity: Int) {
         deliveries = BoundedLog(capacity: recordCapacity)
@@ -62,7 +74,11 @@ struct APNsLedger: Sendable {
 
     /// The device registry, the per-device limit, then faults: the last stage of a push. An
     /// accepted push (also one only delayed by a fault) is added to the deliveries here.
-    mutating func decide(_ push: APNsDelivery, configuration: APNsStandIn.Configuration) -> Decision {
+    mutating func decide(_ push: APNsDelivery, stream: APNsStream? = nil, configuration: APNsStandIn.Configuration) -> Decision {
+        if let stream, let last = streams[stream.connection]?.goAwayLast, stream.id > last {
+            droppedByGoAway += 1
+            return Decision(outcome: .unprocessed)
+        }
         let token = push.deviceToken
         guard let device = devices[token], device.environment == configuration.environment else {
             return Decision(outcome: .rejected(.badRequest("BadDeviceToken")))
@@ -87,6 +103,17 @@ struct APNsLedger: Sendable {
         func accept() {
             if configuration.perDeviceLimit != nil { pushTimes[token, default: []].append(now) }
             deliveries.append(push)
+            if let stream {
+                streams[stream.connection, default: (0, nil)].highestAccepted = max(streams[stream.connection]?.highestAccepted ?? 0, stream.id)
+            }
+        }
+        if let fault, fault.goAway, let stream {
+            let highest = streams[stream.connection]?.highestAccepted ?? 0
+            let last = max(highest, stream.id - 2)
+            streams[stream.connection, default: (0, nil)].goAwayLast = last
+            goAwaysSent += 1
+            if stream.id <= last { accept() } else { droppedByGoAway += 1 }
+            return Decision(outcome: .goAway(lastStreamID: last, accepted: stream.id <= last))
         }
         if let fault, fault.resetConnection {
             if fault.acceptBeforeReset { accept() }  // Apple had it; only the answer is lost
@@ -99,6 +126,12 @@ struct APNsLedger: Sendable {
         }
         accept()
         return Decision(outcome: .accepted, delay: fault?.latency)
+    }
+
+    /// Which HTTP/2 stream of which connection a push came on.
+    struct APNsStream: Sendable {
+        var connection: ObjectIdentifier
+        var id: Int32
     }
 
     /// The first fault for `token` (or for any token), with one use consumed.

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import NIOHTTP2
 
 /// Hummingbird's request context plus the channel, which an injected reset closes.
 struct APNsRequestContext: RequestContext {
@@ -62,7 +63,8 @@ extension APNsStandIn {
                 deviceToken: deviceToken, apnsID: apnsID, pushType: headers.pushType, priority: headers.priority,
                 expiration: headers.expiration, collapseID: headers.collapseID, topic: headers.topic,
                 payload: payload, receivedAt: receivedAt)
-            decision = ledger.withLock { $0.decide(delivery, configuration: configuration) }
+            let stream = try? await stream(of: channel, tracked: ledger.withLock { $0.tracksStreams })
+            decision = ledger.withLock { $0.decide(delivery, stream: stream, configuration: configuration) }
         } catch {
             decision = APNsLedger.Decision(outcome: .rejected(error))
         }
@@ -79,6 +81,13 @@ extension APNsStandIn {
         case .reset:
             (status, reason) = (0, nil)
             response = Response(status: .internalServerError)  // never reaches the client
+        case .goAway(let lastStreamID, let accepted):
+            try? await Self.goAway(Self.connection(of: channel), lastStreamID: lastStreamID)
+            guard accepted else { return Response(status: .serviceUnavailable) }  // its stream is gone
+            (status, reason) = (200, nil)
+            response = Self.answer(apnsID: apnsID)
+        case .unprocessed:
+            return Response(status: .serviceUnavailable)  // its stream is gone
         }
         // Recorded before a reset closes anything: the client may look as soon as it sees the close.
         let record = APNsRequestRecord(deviceToken: deviceToken, status: status, reason: reason, apnsID: apnsID,
@@ -112,6 +121,31 @@ extension APNsStandIn {
             }
         }
         return response
+    }
+
+    /// A push's HTTP/2 stream, when streams are tracked (and the request came over HTTP/2). A
+    /// connection's entry goes when it closes: its object id may name the next connection.
+    private func stream(of channel: any Channel, tracked: Bool) async throws -> APNsLedger.APNsStream? {
+        guard tracked, let connection = channel.parent, connection.parent != nil else { return nil }
+        let id = try await channel.getOption(HTTP2StreamChannelOptions.streamID).get()
+        let key = ObjectIdentifier(connection)
+        let isNew = ledger.withLock { ledger -> Bool in
+            guard ledger.streams[key] == nil else { return false }
+            ledger.streams[key] = (0, nil)
+            return true
+        }
+        if isNew {
+            connection.closeFuture.whenComplete { _ in self.ledger.withLock { _ = $0.streams.removeValue(forKey: key) } }
+        }
+        return APNsLedger.APNsStream(connection: key, id: Int32(Int(id)))
+    }
+
+    /// GOAWAY as a server going away sends it: streams above `lastStreamID` are dropped unprocessed;
+    /// the connection closes 2 s later.
+    private static func goAway(_ connection: any Channel, lastStreamID: Int32) async throws {
+        let frame = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: HTTP2StreamID(lastStreamID), errorCode: .noError, opaqueData: nil))
+        try await connection.writeAndFlush(frame).get()
+        connection.eventLoop.scheduleTask(in: .seconds(2)) { connection.close(promise: nil) }
     }
 
     /// The TCP connection a request came on. Over HTTP/2 the request's channel is a stream whose

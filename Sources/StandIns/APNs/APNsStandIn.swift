@@ -128,8 +128,17 @@ public final class APNsStandIn: Service, Sendable {
             logger.error("apns stand-in fault ignored", metadata: ["alfred.standin.problem": "\(problem)"])
             return
         }
-        ledger.withLock { $0.faults.append(fault) }
+        ledger.withLock {
+            $0.faults.append(fault)
+            if fault.goAway { $0.tracksStreams = true }
+        }
     }
+
+    /// GOAWAY frames sent by `goAway` faults.
+    public func goAwaysSent() -> Int { ledger.withLock { $0.goAwaysSent } }
+
+    /// Pushes a `goAway` fault left unprocessed (their streams were above the GOAWAY's last id).
+    public func droppedByGoAway() -> Int { ledger.withLock { $0.droppedByGoAway } }
 
     public func removeAllFaults() { ledger.withLock { $0.faults.removeAll() } }
 
