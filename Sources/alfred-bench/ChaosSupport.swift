@@ -230,7 +230,11 @@ enum ChaosReport {
             }
             // Due before the run ended and still not run, or still claimed, after the drain.
             let lost = try await count(client, "SELECT count(*)::int FROM jobs WHERE state = 'queued' AND due_at < \(runEnd.addingTimeInterval(-5))", logger)
-            let stuck = try await count(client, "SELECT count(*)::int FROM jobs WHERE state = 'running'", logger)
+            // Stuck: still claimed, with a lease that ran out longer ago than a rescue interval (10 s,
+            // `alfred worker`'s default) plus a margin. A job running right now (a recurring mail
+            // check) is not stuck.
+            let stuck = try await count(client, "SELECT count(*)::int FROM jobs WHERE state = 'running' AND leased_until < now() - interval '20 seconds'", logger)
+            let runningAtCount = try await count(client, "SELECT count(*)::int FROM jobs WHERE state = 'running'", logger)
             // From each process fault to the first job claimed and the first job finished after it
             // (completed, or a push APNs accepted), by the database's clock; and how late the
             // reminders due in the minute after it were (the measure that matters when work was due).
@@ -288,7 +292,7 @@ enum ChaosReport {
                 "urgent_mail": ["messages_sent": mailSent, "alerts_delivered": urgentDelivered],
                 "apns": ["accepted": deliveries.count, "shown_on_devices": shown,
                          "notifications_accepted_more_than_once_same_collapse_id": acceptedMoreThanOnce],
-                "jobs_lost": lost, "jobs_stuck_running": stuck, "jobs_by_kind_and_state": finished,
+                "jobs_lost": lost, "jobs_stuck_running": stuck, "jobs_running_when_counted": runningAtCount, "jobs_by_kind_and_state": finished,
                 "recovery_after_fault": recovery,
                 "max_recovery_s_where_reminders_were_due": round3(worstRecovery),
                 "error_bursts_injected": faults.filter(\.burst).count,
