@@ -26,7 +26,7 @@ final class APNsConnections: Sendable {
 
         var authority: String { port == 443 ? host : "\(host):\(port)" }
         /// SNI takes names only; an IP address is checked against the certificate's IP entries.
-        var serverName: String? { host.allSatisfy { $0.isNumber || $0 == "." || $0 == ":" } ? nil : host }
+        var serverName: String? { (try? SocketAddress(ipAddress: host, port: port)) == nil ? host : nil }
     }
 
     static let maxUnprocessedResends = 2

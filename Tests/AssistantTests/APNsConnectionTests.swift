@@ -32,7 +32,7 @@ import Testing
     /// Runs `body` with a stand-in whose 200s end `endStreamDelay` after their headers, and a client for it.
     private func withStandIn(endStreamDelay: Duration = .milliseconds(50), port: Int = 0,
                              key: P256.Signing.PrivateKey = .init(), ca: TestCertificateAuthority? = nil,
-                             connectionsPerHost: Int = 2, timeout: Duration = .seconds(10),
+                             connectionsPerHost: Int = 2, timeout: Duration = .seconds(10), byName: Bool = false,
                              _ body: (Harness) async throws -> Void) async throws {
         var configuration = APNsStandIn.Configuration(teamID: Self.teamID, providerKeys: [Self.keyID: key.publicKey],
                                                       tls: try ca ?? TestCertificateAuthority.generate())
@@ -44,7 +44,9 @@ import Testing
         client.connectionsPerHost = connectionsPerHost
         client.timeout = timeout
         try await withRunningServices([apns], logger: TestDatabase.quietLogger) {
-            let root = try await apns.baseURL()
+            // By name, the client sends SNI and checks the name against the certificate; by address, the address.
+            let address = try await apns.baseURL()
+            let root = byName ? address.replacingOccurrences(of: "127.0.0.1", with: "localhost") : address
             client.sandboxURL = root
             client.productionURL = root
             let minter = ProviderTokenMinter(signer: ProviderTokenSigner(keyID: Self.keyID, teamID: Self.teamID, key: key),
@@ -153,6 +155,18 @@ import Testing
             let delivered = h.apns.deliveries().map(\.deviceToken)
             #expect(delivered.count == 200, "a push was lost or shown twice")
             #expect(Set(delivered) == Set(devices))
+        }
+    }
+
+    /// A host name (SNI, and the name checked against the certificate) works as an address does.
+    @Test func aHostByNameIsCheckedAgainstTheCertificate() async throws {
+        try await withStandIn(byName: true) { h in
+            let device = Self.token()
+            h.apns.register(deviceToken: device)
+            guard case .accepted = try await h.client.send(Self.push(to: device)) else {
+                Issue.record("not accepted by name")
+                return
+            }
         }
     }
 
