@@ -63,8 +63,14 @@ extension APNsStandIn {
                 deviceToken: deviceToken, apnsID: apnsID, pushType: headers.pushType, priority: headers.priority,
                 expiration: headers.expiration, collapseID: headers.collapseID, topic: headers.topic,
                 payload: payload, receivedAt: receivedAt)
-            let stream = try? await stream(of: channel, tracked: ledger.withLock { $0.tracksStreams })
-            decision = ledger.withLock { $0.decide(delivery, stream: stream, configuration: configuration) }
+            do {
+                let stream = try await stream(of: channel, tracked: ledger.withLock { $0.tracksStreams })
+                decision = ledger.withLock { $0.decide(delivery, stream: stream, configuration: configuration) }
+            } catch {
+                // Its stream or connection is gone (a GOAWAY dropped it): not processed, as a server
+                // that no longer has the stream cannot answer it.
+                decision = APNsLedger.Decision(outcome: .unprocessed)
+            }
         } catch {
             decision = APNsLedger.Decision(outcome: .rejected(error))
         }
@@ -128,6 +134,7 @@ extension APNsStandIn {
     private func stream(of channel: any Channel, tracked: Bool) async throws -> APNsLedger.APNsStream? {
         guard tracked, let connection = channel.parent, connection.parent != nil else { return nil }
         let id = try await channel.getOption(HTTP2StreamChannelOptions.streamID).get()
+        guard channel.isActive, connection.isActive else { throw ChannelError.ioOnClosedChannel }
         let key = ObjectIdentifier(connection)
         let isNew = ledger.withLock { ledger -> Bool in
             guard ledger.streams[key] == nil else { return false }
