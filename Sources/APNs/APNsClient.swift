@@ -26,11 +26,6 @@ public struct APNsConfiguration: Sendable {
     public var connectionsPerHost = 2
 
     public init(topic: String) { self.topic = topic }
-
-    func baseURL(_ environment: APNsEnvironment) -> String {
-        let url = environment == .production ? productionURL : sandboxURL
-        return url.hasSuffix("/") ? String(url.dropLast()) : url
-    }
 }
 
 /// One notification for one device, as APNs takes it.
@@ -85,11 +80,6 @@ public struct APNsClient: Sendable {
         self.tokens = tokens
         self.logger = logger
         self.clock = clock
-    }
-
-    /// Opens the connections to one environment's host ahead of the first push.
-    public func connect(_ environment: APNsEnvironment) throws {
-        try connections.connect(to: origin(environment))
     }
 
     /// Closes the connections; a push sent afterwards fails as not sent.
@@ -150,12 +140,10 @@ public struct APNsClient: Sendable {
         } catch {
             APNsMetrics.requests("network").increment()
             // Only a push APNs cannot have is safe to send again as it is.
-            if case APNsTransportError.inDoubt(let what) = error { throw APNsClientError.inDoubt(what) }
             switch error {
-            case APNsTransportError.unprocessed(let what), APNsTransportError.notConnected(let what):
-                throw APNsClientError.network(what)
-            default:
-                throw APNsClientError.network(APNsConnection.describe(error))
+            case APNsTransportError.inDoubt(let what): throw APNsClientError.inDoubt(what)
+            case APNsTransportError.unprocessed(let what), APNsTransportError.notConnected(let what): throw APNsClientError.network(what)
+            default: throw APNsClientError.network(APNsConnection.describe(error))
             }
         }
         let apnsID = response.headers.first(name: "apns-id") ?? request.apnsID.uuidString.lowercased()

@@ -208,7 +208,7 @@ final class APNsConnection: ChannelInboundHandler, @unchecked Sendable {
             case .success: exchange.written = true
             // Refused before it left: by the HTTP/2 state (a stream the server's GOAWAY closed) or
             // by a closing channel. The server cannot have a request whose end it never got.
-            case .failure(let error): self.end(streamID, unprocessed: "not written (\(Self.describe(error)))")
+            case .failure(let error): self.end(streamID, failing: "not written (\(Self.describe(error)))", unprocessed: true)
             }
         }
         let body = HTTP2Frame.FramePayload.Data(data: .byteBuffer(pending.request.body), endStream: true)
@@ -304,9 +304,9 @@ final class APNsConnection: ChannelInboundHandler, @unchecked Sendable {
         case let closed as StreamClosedEvent:
             if streams[closed.streamID] != nil {
                 if closed.reason == .refusedStream {
-                    end(closed.streamID, unprocessed: "REFUSED_STREAM")
+                    end(closed.streamID, failing: "REFUSED_STREAM", unprocessed: true)
                 } else {
-                    end(closed.streamID, broken: "stream closed (\(closed.reason.map { "\($0)" } ?? "no end"))")
+                    end(closed.streamID, failing: "stream closed (\(closed.reason.map { "\($0)" } ?? "no end"))")
                 }
             }
         case let window as NIOHTTP2WindowUpdatedEvent where window.streamID == .rootStream:
@@ -326,7 +326,7 @@ final class APNsConnection: ChannelInboundHandler, @unchecked Sendable {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if let error = error as? NIOHTTP2Errors.StreamError {
-            end(error.streamID, broken: "stream error (\(Self.describe(error.baseError)))")
+            end(error.streamID, failing: "stream error (\(Self.describe(error.baseError)))")
             return
         }
         closeReason = closeReason ?? Self.describe(error)
@@ -362,7 +362,7 @@ final class APNsConnection: ChannelInboundHandler, @unchecked Sendable {
         }
         // The server says it did not and will not process these: they go to another connection.
         let unprocessed = streams.keys.filter { $0 > lastStreamID }
-        for streamID in unprocessed { end(streamID, unprocessed: "above the last stream id of the server's GOAWAY") }
+        for streamID in unprocessed { end(streamID, failing: "above the last stream id of the server's GOAWAY", unprocessed: true) }
         logger.notice("APNs sent GOAWAY", metadata: [
             "alfred.apns.code": "\(code)", "alfred.apns.unprocessed": "\(unprocessed.count)",
             "alfred.apns.in_flight": "\(streams.count)",
@@ -382,7 +382,7 @@ final class APNsConnection: ChannelInboundHandler, @unchecked Sendable {
                 stalled = true
                 open.store(false, ordering: .relaxed)  // before its caller hears, so it is not picked again
             }
-            end(streamID, broken: "no answer in time")
+            end(streamID, failing: "no answer in time")
             context?.write(wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .rstStream(.cancel))), promise: nil)
             needsFlush = true
         }
@@ -406,17 +406,11 @@ final class APNsConnection: ChannelInboundHandler, @unchecked Sendable {
         closeIfIdle()
     }
 
-    /// Not processed by APNs, whatever was written.
-    private func end(_ streamID: HTTP2StreamID, unprocessed reason: String) {
+    /// Ended without its complete answer: not processed if APNs cannot have it (`unprocessed`, or its
+    /// request never reached the socket), else in doubt.
+    private func end(_ streamID: HTTP2StreamID, failing reason: String, unprocessed: Bool = false) {
         guard let exchange = streams.removeValue(forKey: streamID) else { return }
-        Self.fail(exchange, unprocessed: true, reason)
-        closeIfIdle()
-    }
-
-    /// Ended without its answer's end.
-    private func end(_ streamID: HTTP2StreamID, broken reason: String) {
-        guard let exchange = streams.removeValue(forKey: streamID) else { return }
-        Self.fail(exchange, unprocessed: !exchange.written, reason)
+        Self.fail(exchange, unprocessed: unprocessed || !exchange.written, reason)
         closeIfIdle()
     }
 

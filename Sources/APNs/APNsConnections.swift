@@ -61,16 +61,12 @@ final class APNsConnections: Sendable {
         while true {
             do {
                 return try await connection(to: origin).send(request)
-            } catch APNsTransportError.unprocessed(let reason) where resends < Self.maxUnprocessedResends {
+            } catch APNsTransportError.unprocessed(let reason) where resends < Self.maxUnprocessedResends && request.deadline > .now() {
+                // Past its deadline it goes back to the caller as not sent, whose retry policy decides.
                 resends += 1
                 logger.debug("resending a push APNs did not process", metadata: ["alfred.apns.reason": "\(reason)"])
             }
         }
-    }
-
-    /// Open connections now (each one's first request would otherwise wait for its handshake).
-    func connect(to origin: Origin) throws {
-        for _ in 0..<perOrigin { _ = try connection(to: origin) }
     }
 
     /// Closes every connection and takes no more requests.
@@ -89,18 +85,19 @@ final class APNsConnections: Sendable {
         state.withLock { $0.connections[origin, default: []].filter(\.isOpen).count }
     }
 
+    /// The next connection to `origin` in turn; a closed one in its place is replaced.
     private func connection(to origin: Origin) throws -> APNsConnection {
         try state.withLock { state in
             guard !state.shutDown else { throw APNsTransportError.notConnected("the APNs client is shut down") }
-            var connections = state.connections[origin, default: []].filter(\.isOpen)
-            let connection: APNsConnection
-            if connections.count < perOrigin {
-                connection = open(origin)
-                connections.append(connection)
-            } else {
-                state.turn &+= 1
-                connection = connections[state.turn % connections.count]
+            state.turn &+= 1
+            // The common case touches nothing: all there, and the one whose turn it is open.
+            if let connections = state.connections[origin], connections.count == perOrigin {
+                let next = connections[state.turn % perOrigin]
+                if next.isOpen { return next }
             }
+            var connections = state.connections[origin, default: []].filter(\.isOpen)
+            let connection = connections.count < perOrigin ? open(origin) : connections[state.turn % connections.count]
+            if connections.count < perOrigin { connections.append(connection) }
             state.connections[origin] = connections
             return connection
         }

@@ -46,8 +46,8 @@ struct APNsLedger: Sendable {
     var abandonedAnswers = 0
     /// Whether pushes note their HTTP/2 stream (from the first `goAway` fault on).
     var tracksStreams = false
-    /// Per HTTP/2 connection: the highest stream accepted, and the last stream id of its GOAWAY.
-    var streams: [ObjectIdentifier: (highestAccepted: Int32, goAwayLast: Int32?)] = [:]
+    /// Per HTTP/2 connection (tracked streams only).
+    var connections: [ObjectIdentifier: ConnectionStreams] = [:]
     var goAwaysSent = 0
     /// Pushes not processed because of a GOAWAY (at or above its last stream id's limit).
     var droppedByGoAway = 0
@@ -75,7 +75,7 @@ struct APNsLedger: Sendable {
     /// The device registry, the per-device limit, then faults: the last stage of a push. An
     /// accepted push (also one only delayed by a fault) is added to the deliveries here.
     mutating func decide(_ push: APNsDelivery, stream: APNsStream? = nil, configuration: APNsStandIn.Configuration) -> Decision {
-        if let stream, let last = streams[stream.connection]?.goAwayLast, stream.id > last {
+        if let stream, let last = connections[stream.connection]?.goAwayLast, stream.id > last {
             droppedByGoAway += 1
             return Decision(outcome: .unprocessed)
         }
@@ -103,14 +103,11 @@ struct APNsLedger: Sendable {
         func accept() {
             if configuration.perDeviceLimit != nil { pushTimes[token, default: []].append(now) }
             deliveries.append(push)
-            if let stream {
-                streams[stream.connection, default: (0, nil)].highestAccepted = max(streams[stream.connection]?.highestAccepted ?? 0, stream.id)
-            }
+            if let stream { connections[stream.connection, default: ConnectionStreams()].accepted(stream.id) }
         }
         if let fault, fault.goAway, let stream {
-            let highest = streams[stream.connection]?.highestAccepted ?? 0
-            let last = max(highest, stream.id - 2)
-            streams[stream.connection, default: (0, nil)].goAwayLast = last
+            let last = max(connections[stream.connection]?.highestAccepted ?? 0, stream.id - 2)
+            connections[stream.connection, default: ConnectionStreams()].goAwayLast = last
             goAwaysSent += 1
             if stream.id <= last { accept() } else { droppedByGoAway += 1 }
             return Decision(outcome: .goAway(lastStreamID: last, accepted: stream.id <= last))
@@ -126,6 +123,15 @@ struct APNsLedger: Sendable {
         }
         accept()
         return Decision(outcome: .accepted, delay: fault?.latency)
+    }
+
+    /// What one HTTP/2 connection's streams came to: the highest accepted, and the last stream id
+    /// of its GOAWAY once it sent one.
+    struct ConnectionStreams: Sendable {
+        var highestAccepted: Int32 = 0
+        var goAwayLast: Int32?
+
+        mutating func accepted(_ id: Int32) { highestAccepted = max(highestAccepted, id) }
     }
 
     /// Which HTTP/2 stream of which connection a push came on.

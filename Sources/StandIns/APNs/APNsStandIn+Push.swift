@@ -137,12 +137,12 @@ extension APNsStandIn {
         guard channel.isActive, connection.isActive else { throw ChannelError.ioOnClosedChannel }
         let key = ObjectIdentifier(connection)
         let isNew = ledger.withLock { ledger -> Bool in
-            guard ledger.streams[key] == nil else { return false }
-            ledger.streams[key] = (0, nil)
+            guard ledger.connections[key] == nil else { return false }
+            ledger.connections[key] = APNsLedger.ConnectionStreams()
             return true
         }
         if isNew {
-            connection.closeFuture.whenComplete { _ in self.ledger.withLock { _ = $0.streams.removeValue(forKey: key) } }
+            connection.closeFuture.whenComplete { _ in self.ledger.withLock { _ = $0.connections.removeValue(forKey: key) } }
         }
         return APNsLedger.APNsStream(connection: key, id: Int32(Int(id)))
     }
