@@ -186,42 +186,13 @@ public final class EmbeddedPostgres: Sendable {
         var directory: URL?
     }
 
-    /// `initdb` on PATH, or Debian's `/usr/lib/postgresql/<version>/bin`, newest first. On a fresh
-    /// Debian machine, as root, installs Debian's `postgresql` package first (set
+    /// `initdb` and `pg_ctl` (PATH, or Debian's `/usr/lib/postgresql/<version>/bin`). On a fresh
+    /// Debian machine, as root, installs Debian's `postgresql` package first (`Prerequisites`; set
     /// ALFRED_NO_AUTO_INSTALL=1 to refuse), so `swift run alfred-dev` and `swift test` work there as-is.
     static func findBinaries() async throws -> URL {
-        if let found = locateBinaries() { return found }
-        let env = ProcessInfo.processInfo.environment
-        if geteuid() == 0, env["ALFRED_NO_AUTO_INSTALL"] == nil,
-           FileManager.default.isExecutableFile(atPath: "/usr/bin/apt-get")
-        {
-            FileHandle.standardError.write(Data("PostgreSQL server binaries not found; installing Debian's postgresql package…\n".utf8))
-            let noninteractive = ["DEBIAN_FRONTEND": "noninteractive"]
-            _ = try? await AlfredTesting.run("/usr/bin/apt-get", ["update"], environment: noninteractive)
-            _ = try? await AlfredTesting.run("/usr/bin/apt-get", ["install", "-y", "--no-install-recommends", "postgresql"],
-                                             environment: noninteractive)
-            if let found = locateBinaries() { return found }
-        }
-        throw EmbeddedPostgresError(
-            "PostgreSQL server binaries (initdb, pg_ctl) not found on PATH or in /usr/lib/postgresql/*/bin; "
-                + "install them with: apt-get install -y postgresql")
-    }
-
-    private static func locateBinaries() -> URL? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        var candidates = path.split(separator: ":").map { URL(fileURLWithPath: String($0)) }
-        let debian = URL(fileURLWithPath: "/usr/lib/postgresql")
-        if let versions = try? FileManager.default.contentsOfDirectory(atPath: debian.path) {
-            candidates += versions.sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }
-                .map { debian.appendingPathComponent($0).appendingPathComponent("bin") }
-        }
-        for directory in candidates
-        where FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("initdb").path)
-            && FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("pg_ctl").path)
-        {
-            return directory
-        }
-        return nil
+        _ = try await Prerequisites.path(of: .initdb)
+        guard let found = Prerequisites.postgresBinaries() else { throw PrerequisiteError(.initdb) }
+        return found
     }
 
     static func userExists(_ name: String) -> Bool { getpwnam(name) != nil }

@@ -26,14 +26,5 @@ import Testing
     }
 
     /// The venv's `schemathesis` (Tests/conformance/bootstrap_venv.sh creates it once).
-    static func schemathesis() async throws -> String {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("conformance/bootstrap_venv.sh").path
-        let (code, output) = try await run("/bin/bash", [script])
-        let python = output.split(separator: "\n").last.map(String.init) ?? ""
-        guard code == 0, FileManager.default.isExecutableFile(atPath: python) else {
-            throw APIWorldError("Tests/conformance/bootstrap_venv.sh failed (exit \(code)); it needs python3 with venv and PyPI once:\n\(output)")
-        }
-        return URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("schemathesis").path
-    }
+    static func schemathesis() async throws -> String { try await ConformanceVenv.executable("schemathesis") }
 }

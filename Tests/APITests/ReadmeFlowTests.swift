@@ -9,6 +9,8 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct ReadmeFlowTests {
     @Test func theReadmeCurlFlowSignsInSetsPreferencesRegistersADeviceAndAsksForDeleteAll() async throws {
         let script = try Self.readmeFlow()
+        // The lines use curl, jq and openssl, as a newcomer's shell would have them.
+        for tool in [SystemTool.curl, .jq, .openssl] { _ = try await Prerequisites.path(of: tool) }
         try await APIWorld(google: GoogleSide()).run { w in
             let apple = try await w.apple.baseURL()
             let runnable = "set -euo pipefail\n" + script
@@ -37,8 +39,7 @@ import Testing
 
     /// The shell block after "Signing in by hand" in docs/api.md.
     static func readmeFlow() throws -> String {
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs").appendingPathComponent("api.md")
+        let readme = Repository.url("docs/api.md")
         let text = try String(contentsOf: readme, encoding: .utf8)
         guard let intro = text.range(of: "Signing in by hand"),
               let open = text.range(of: "```sh\n", range: intro.upperBound..<text.endIndex),

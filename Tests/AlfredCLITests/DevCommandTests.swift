@@ -42,7 +42,7 @@ import Glibc
         let delivered = #"alfred_push_deliveries_total{kind="meeting.reminder",result="delivered"} 1"#
         var metrics = ""
         let counted = try await eventually(timeout: .seconds(60)) {
-            metrics = (try? await run("/usr/bin/curl", ["-s", "http://127.0.0.1:\(port)/metrics"]))?.output ?? ""
+            metrics = (try? await run(try await Prerequisites.path(of: .curl), ["-s", "http://127.0.0.1:\(port)/metrics"]))?.output ?? ""
             return metrics.contains(delivered)
         }
         #expect(counted, "\(metrics.suffix(3000))")

@@ -24,7 +24,7 @@ import Glibc
         #expect(try await eventually { FileManager.default.fileExists(atPath: socket) }, "\(service.output)")
 
         // A decrypt with evidence that is not even CBOR: denied, and counted.
-        let curl = try await run("/usr/bin/curl", ["-s", "--unix-socket", socket, "-X", "POST", "http://localhost/v1/decrypt",
+        let curl = try await run(try await Prerequisites.path(of: .curl), ["-s", "--unix-socket", socket, "-X", "POST", "http://localhost/v1/decrypt",
                                                   "-d", #"{"attestation":"AAAA","key_id":"kek-main","key_version":1,"connector_id":"00000000-0000-0000-0000-000000000001","user_id":"00000000-0000-0000-0000-000000000002","wrapped_key":"AAAA"}"#])
         #expect(curl.output.contains("malformed_document"), "\(curl.output)")
         var metrics = ""

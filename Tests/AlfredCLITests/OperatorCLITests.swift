@@ -96,8 +96,7 @@ import Testing
 
 /// `alfred attestation verify` on the real AWS documents: the operator's view of a key-service decision.
 @Suite(.timeLimit(.minutes(10))) struct AttestationCLITests {
-    static let nitro = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/testdata/nitro")
+    static let nitro = Repository.fixture("nitro")
 
     func verify(_ file: String, _ extra: [String]) async throws -> (code: Int32, json: [String: Any]) {
         let result = try await run(AlfredBinary.path, ["attestation", "verify", Self.nitro.appendingPathComponent(file).path,

@@ -147,7 +147,7 @@ import Glibc
                     let text = try await RealPrometheus.get("http://127.0.0.1:\(port)/metrics")
                     let file = processes.folder.appendingPathComponent("metrics.txt").path
                     try text.write(toFile: file, atomically: true, encoding: .utf8)
-                    let check = try await AlfredTesting.run("/bin/sh", ["-c", "promtool check metrics < '\(file)'"])
+                    let check = try await AlfredTesting.run("/bin/sh", ["-c", "'\(try await Prerequisites.path(of: .promtool))' check metrics < '\(file)'"])
                     #expect(check.code == 0, "\(check.output)")
                     #expect(text.contains("alfred_reminder_delivery_seconds_bucket{le=\"60.0\"}") || text.contains("alfred_reminder_delivery_seconds_bucket{le=\"60\"}"))
                 }
@@ -216,12 +216,8 @@ struct RealPrometheus: Sendable {
     let process: ChildProcess
     let port: Int
 
-    init(folder: URL, target: String) throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/prometheus") else {
-            throw TestSetupError("Prometheus is missing: install Debian's prometheus package (.ci/run does)")
-        }
-        let ops = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("ops/prometheus")
+    init(folder: URL, target: String, executable: String) throws {
+        let ops = Repository.url("ops/prometheus")
         let copy = folder.appendingPathComponent("prometheus")
         try FileManager.default.createDirectory(at: copy.appendingPathComponent("rules"), withIntermediateDirectories: true)
         var config = try String(contentsOf: ops.appendingPathComponent("prometheus.yml"), encoding: .utf8)
@@ -236,7 +232,7 @@ struct RealPrometheus: Sendable {
             try text.write(to: copy.appendingPathComponent("rules/\(rule)"), atomically: true, encoding: .utf8)
         }
         port = try EmbeddedPostgres.freePort()
-        process = try ChildProcess("/usr/bin/prometheus", [
+        process = try ChildProcess(executable, [
             "--config.file=\(copy.appendingPathComponent("prometheus.yml").path)",
             "--storage.tsdb.path=\(copy.appendingPathComponent("data").path)",
             "--web.listen-address=127.0.0.1:\(port)",
@@ -245,7 +241,7 @@ struct RealPrometheus: Sendable {
 
     /// Runs `body` with Prometheus started; stops it however `body` ends.
     static func with<T>(folder: URL, target: String, _ body: (RealPrometheus) async throws -> T) async throws -> T {
-        let prometheus = try RealPrometheus(folder: folder, target: target)
+        let prometheus = try RealPrometheus(folder: folder, target: target, executable: try await Prerequisites.path(of: .prometheus))
         let outcome: Result<T, any Error>
         do { outcome = .success(try await body(prometheus)) } catch { outcome = .failure(error) }
         await prometheus.stop()

@@ -138,19 +138,9 @@ import Testing
     }
 
     static func conformance(_ name: String) -> String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("conformance").appendingPathComponent(name).path
+        Repository.url("Tests/conformance/" + name).path
     }
 
-    /// Runs bootstrap_venv.sh (immediate when the pinned venv exists) and returns the venv's python.
-    static func bootstrapPython() async throws -> String {
-        let run = try await AlfredTesting.run("/bin/bash", [conformance("bootstrap_venv.sh")])
-        let python = run.output.split(separator: "\n").last.map(String.init) ?? ""
-        try #require(run.code == 0 && FileManager.default.isExecutableFile(atPath: python), """
-            Tests/conformance/bootstrap_venv.sh failed (exit \(run.code)); it needs python3 with venv, and PyPI once \
-            to install google-api-python-client:
-            \(run.output)
-            """)
-        return python
-    }
+    /// The pinned venv's python (see `ConformanceVenv`).
+    static func bootstrapPython() async throws -> String { try await ConformanceVenv.python() }
 }

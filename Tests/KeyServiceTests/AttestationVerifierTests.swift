@@ -5,11 +5,10 @@ import Testing
 @testable import KeyService
 @testable import KeyServiceClient
 
-/// The verifier against genuine AWS Nitro attestation documents (../shared/testdata/nitro) and the
-/// negative variants derived from them.
+/// The verifier against genuine AWS Nitro attestation documents (`Tests/Fixtures/nitro`, whose README
+/// gives their provenance) and the negative variants derived from them.
 @Suite(.timeLimit(.minutes(5))) struct AttestationVerifierTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/testdata/nitro")
+    static let fixtures = Repository.fixture("nitro")
 
     static func bytes(_ name: String) throws -> [UInt8] {
         Array(try Data(contentsOf: fixtures.appendingPathComponent(name)))

@@ -63,10 +63,10 @@ import Testing
         }
     }
 
-    /// Debian's docker-compose (1.29, installed by .ci/run) reads the file: with every secret set it
+    /// Debian's docker-compose (1.29; the test set-up installs it when missing) reads the file: with every secret set it
     /// is valid; with one missing it refuses, naming it.
     @Test func dockerComposeRefusesToStartWithoutItsSecrets() async throws {
-        let path = try #require(Self.dockerCompose, "docker-compose not found: apt-get install -y docker-compose (.ci/run does)")
+        let path = try await Prerequisites.path(of: .dockerCompose)
         var environment = Dictionary(uniqueKeysWithValues: Self.secrets.map { ($0, "test-\($0.lowercased())") })
         environment["APNS_KEY_PATH"] = "/dev/null"
         let valid = try await AlfredTesting.run(path, ["-f", Self.compose, "config", "-q"], environment: environment,
@@ -77,11 +77,6 @@ import Testing
                                                   directory: OpsFiles.root)
         #expect(refused.code != 0)
         #expect(refused.output.contains("GOOGLE_CLIENT_SECRET"), "\(refused.output)")
-    }
-
-    static var dockerCompose: String? {
-        ((ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin"])
-            .map { "\($0)/docker-compose" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     /// Every scrape target in prometheus.yml (but Prometheus itself) is a docker-compose service.

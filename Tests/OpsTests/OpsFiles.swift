@@ -6,9 +6,7 @@ import Testing
 /// small line scanner: no YAML library here, and promtool has already checked the syntax), the
 /// metric names the code exports, and Markdown anchors.
 enum OpsFiles {
-    /// Tests/OpsTests/OpsFiles.swift -> the repository root.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let root = Repository.root
 
     static func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
 
@@ -161,23 +159,10 @@ enum MarkdownAnchors {
     }
 }
 
-/// `promtool`, from Debian's `prometheus` package (CI installs it in .ci/run).
+/// `promtool`, from Debian's `prometheus` package (installed by the test set-up when missing: `Prerequisites`).
 enum Promtool {
-    static var path: String? {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
-            + ["/usr/bin", "/usr/local/bin"]
-        return directories.map { "\($0)/promtool" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    static let missing = "promtool not found on PATH: install Debian's prometheus package "
-        + "(apt-get install -y --no-install-recommends prometheus), which provides it; .ci/run does this"
-
-    /// Runs promtool from the repository root; records an issue and returns nil when it is missing.
-    static func run(_ arguments: [String]) async throws -> (code: Int32, output: String)? {
-        guard let path else {
-            Issue.record(Comment(rawValue: missing))
-            return nil
-        }
-        return try await AlfredTesting.run(path, arguments, directory: OpsFiles.root)
+    /// Runs promtool from the repository root.
+    static func run(_ arguments: [String]) async throws -> (code: Int32, output: String) {
+        try await AlfredTesting.run(try await Prerequisites.path(of: .promtool), arguments, directory: OpsFiles.root)
     }
 }

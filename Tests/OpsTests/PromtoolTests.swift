@@ -6,7 +6,7 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct PromtoolTests {
     /// Also loads every rule file the config names (rule_files is relative to the config file).
     @Test func prometheusConfigIsValid() async throws {
-        guard let result = try await Promtool.run(["check", "config", OpsFiles.prometheusConfig]) else { return }
+        let result = try await Promtool.run(["check", "config", OpsFiles.prometheusConfig])
         #expect(result.code == 0, "\(result.output)")
         // The config must actually load the rules, not only parse: "SUCCESS: N rule files found".
         let ruleFiles = try OpsFiles.ruleFiles.count
@@ -16,7 +16,7 @@ import Testing
     @Test func ruleFilesAreValid() async throws {
         let files = try OpsFiles.ruleFiles
         #expect(!files.isEmpty)
-        guard let result = try await Promtool.run(["check", "rules"] + files) else { return }
+        let result = try await Promtool.run(["check", "rules"] + files)
         #expect(result.code == 0, "\(result.output)")
     }
 
@@ -24,7 +24,7 @@ import Testing
     /// invalid_grant) and the operational alerts. One file per case, run in parallel.
     @Test(arguments: try OpsFiles.ruleTestFiles)
     func ruleUnitTestsPass(file: String) async throws {
-        guard let result = try await Promtool.run(["test", "rules", file]) else { return }
+        let result = try await Promtool.run(["test", "rules", file])
         #expect(result.code == 0, "\(result.output)")
         #expect(result.output.contains("SUCCESS"), "\(result.output)")
     }
@@ -52,7 +52,7 @@ import Testing
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("alfred-dashboard-\(UUID().uuidString).yml")
         try yaml.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        guard let result = try await Promtool.run(["check", "rules", file.path]) else { return }
+        let result = try await Promtool.run(["check", "rules", file.path])
         #expect(result.code == 0, "\(result.output)")
     }
 }

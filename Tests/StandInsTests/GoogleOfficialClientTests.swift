@@ -1,3 +1,4 @@
+import AlfredTesting
 import Foundation
 import StandIns
 import Testing
@@ -8,8 +9,7 @@ import Testing
 /// requests against the discovery documents that client ships. Needs python3 with venv and PyPI
 /// the first time; without them this test fails and says so, it never skips.
 @Suite(.timeLimit(.minutes(10))) struct GoogleOfficialClientTests {
-    static let conformance = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("conformance")
+    static let conformance = Repository.url("Tests/conformance")
 
     static let configuration = H.dataConfiguration(
         events: [
@@ -120,19 +120,8 @@ import Testing
 
     static func script(_ name: String) -> String { conformance.appendingPathComponent(name).path }
 
-    /// Runs bootstrap_venv.sh (quick when the venv exists) and returns the venv's python.
-    static func bootstrapPython() async throws -> String {
-        let run = try await ChildProcess.run("/bin/bash", [script("bootstrap_venv.sh")])
-        let python = run.stdout.split(separator: "\n").last.map(String.init) ?? ""
-        guard run.status == 0, FileManager.default.isExecutableFile(atPath: python) else {
-            throw HarnessError("""
-                Tests/conformance/bootstrap_venv.sh failed (exit \(run.status)); this test needs python3 with venv \
-                and PyPI access once to install google-api-python-client.
-                \(run.stderr)
-                """)
-        }
-        return python
-    }
+    /// The pinned venv's python (see `ConformanceVenv`).
+    static func bootstrapPython() async throws -> String { try await ConformanceVenv.python() }
 
     static func checkRequests(_ python: String, api: String, json: String) async throws -> ChildProcess.Result {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("requests-\(UUID()).json")
