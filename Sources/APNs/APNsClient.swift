@@ -67,12 +67,14 @@ public struct APNsClient: Sendable {
     let logger: Logger
     /// Times each exchange for the duration metric.
     let clock: any Clock<Duration>
+    let metrics: APNsMetrics
     private let production: APNsConnections.Origin
     private let sandbox: APNsConnections.Origin
 
     /// Throws if a URL is not `https://host[:port]` or `extraTrustRootsPEM` holds no certificate.
     public init(configuration: APNsConfiguration, tokens: any ProviderTokenSource, logger: Logger,
-                clock: any Clock<Duration> = ContinuousClock()) throws {
+                clock: any Clock<Duration> = ContinuousClock(), metrics: any MetricsFactory = MetricsSystem.factory) throws {
+        self.metrics = APNsMetrics(factory: metrics)
         connections = try APNsConnections(configuration: configuration, logger: logger)
         production = try APNsConnections.Origin(url: configuration.productionURL)
         sandbox = try APNsConnections.Origin(url: configuration.sandboxURL)
@@ -98,7 +100,7 @@ public struct APNsClient: Sendable {
 
     public func send(_ request: APNsRequest) async throws -> APNsResponse {
         guard request.payload.count <= Self.maxPayloadBytes else {
-            APNsMetrics.requests("PayloadTooLarge").increment()
+            metrics.requests("PayloadTooLarge").increment()
             throw APNsClientError.payloadTooLarge(bytes: request.payload.count)
         }
         guard !request.deviceToken.isEmpty, request.deviceToken.allSatisfy(\.isHexDigit) else {
@@ -133,12 +135,12 @@ public struct APNsClient: Sendable {
             deadline: .now() + .nanoseconds(Int64(configuration.timeout.seconds * 1e9)))
 
         let elapsed = clock.stopwatch()
-        defer { APNsMetrics.duration.recordNanoseconds(Int64(elapsed().seconds * 1e9)) }
+        defer { metrics.duration.recordNanoseconds(Int64(elapsed().seconds * 1e9)) }
         let response: APNsWireResponse
         do {
             response = try await connections.send(outgoing, to: origin(request.environment))
         } catch {
-            APNsMetrics.requests("network").increment()
+            metrics.requests("network").increment()
             // Only a push APNs cannot have is safe to send again as it is.
             switch error {
             case APNsTransportError.inDoubt(let what): throw APNsClientError.inDoubt(what)
@@ -148,12 +150,12 @@ public struct APNsClient: Sendable {
         }
         let apnsID = response.headers.first(name: "apns-id") ?? request.apnsID.uuidString.lowercased()
         if response.status == 200 {
-            APNsMetrics.requests("success").increment()
+            metrics.requests("success").increment()
             return .accepted(apnsID: apnsID)
         }
-        let error = try? JSONDecoder().decode(ErrorBody.self, from: response.body)
+        let error = try? JSONDecoder().decode(ErrorBody.self, from: Data(response.body))
         let reason = APNsReason(rawValue: error?.reason ?? "HTTP\(response.status)")
-        APNsMetrics.requests(reason.metricLabel).increment()
+        metrics.requests(reason.metricLabel).increment()
         let retryAfter = response.headers.first(name: "retry-after").flatMap(Int.init).map { Duration.seconds(max(0, $0)) }
         return .rejected(status: response.status, reason: reason,
                          timestamp: error?.timestamp.map { Date(timeIntervalSince1970: Double($0) / 1000) }, retryAfter: retryAfter)
@@ -166,9 +168,16 @@ public struct APNsClient: Sendable {
     }
 }
 
-enum APNsMetrics {
-    static func requests(_ result: String) -> Counter { Counter(label: MetricName.apnsRequests, dimensions: [("result", result)]) }
-    static let duration = Timer(label: MetricName.apnsRequestDuration, preferredDisplayUnit: .seconds)
+struct APNsMetrics: Sendable {
+    let factory: any MetricsFactory
+    let duration: Timer
+
+    init(factory: any MetricsFactory) {
+        self.factory = factory
+        duration = Timer(label: MetricName.apnsRequestDuration, preferredDisplayUnit: .seconds, factory: factory)
+    }
+
+    func requests(_ result: String) -> Counter { Counter(label: MetricName.apnsRequests, dimensions: [("result", result)], factory: factory) }
 }
 
 extension Clock where Duration == Swift.Duration {
