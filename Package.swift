@@ -189,6 +189,15 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], resources: [.copy("openapi.yaml")],
         plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]),
+        // The worker process as a library: `WorkerApp` builds it from a configuration, its parts and a
+        // runtime; `alfred worker`, alfred-dev, the benchmarks and the tests all run it.
+        .target(name: "WorkerProcess", dependencies: [
+            "AlfredCore", "Store", "JobQueue", "BrokerClient", "Assistant", "Delivery", "Sealing", "Privacy", "GoogleAPI", "Urgency",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
         .target(name: "AlfredTesting", dependencies: [
             "AlfredCore", "Store", "Attestation",
             .product(name: "Crypto", package: "swift-crypto"),
@@ -211,7 +220,7 @@ let package = Package(
         ]),
         // Production executables, one per role. None links AlfredTesting or StandIns (OpsTests checks).
         .executableTarget(name: "alfred", dependencies: [
-            "AlfredCore", "CommandSupport", "Store", "JobQueue", "Telemetry", "BrokerClient", "API", "Attestation",
+            "AlfredCore", "CommandSupport", "Store", "JobQueue", "Telemetry", "BrokerClient", "API", "Attestation", "WorkerProcess",
             "GoogleAPI", "Urgency", "Assistant", "Sealing", "Delivery", "APNs", "Privacy",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -249,7 +258,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "alfred-bench", dependencies: [
-            "AlfredCore", "Store", "JobQueue", "AlfredTesting", "BrokerClient", "GoogleAPI", "Urgency", "Assistant", "Sealing", "Delivery", "StandIns", "APNs", "Privacy",
+            "AlfredCore", "Store", "JobQueue", "AlfredTesting", "WorkerProcess", "BrokerClient", "GoogleAPI", "Urgency", "Assistant", "Sealing", "Delivery", "StandIns", "APNs", "Privacy",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"),

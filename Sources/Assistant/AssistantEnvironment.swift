@@ -55,6 +55,8 @@ public struct AssistantEnvironment: Sendable {
     let logger: Logger
     let outbox: Outbox
     let composer = Composer()
+    let counters: AssistantMetrics
+    let deliveryMetrics: DeliveryMetrics
 
     public init(store: any AssistantStore, jobs: any JobStore, readers: any GoogleReaders, sealer: HostSealer,
                 ruleSet: RuleSet = .standard, intervals: Intervals = Intervals(), gmailTopic: String? = nil,
@@ -64,6 +66,8 @@ public struct AssistantEnvironment: Sendable {
         self.store = store; self.jobs = jobs; self.readers = readers; self.sealer = sealer; self.ruleSet = ruleSet
         self.intervals = intervals; self.gmailTopic = gmailTopic; self.audit = audit; self.logger = logger; self.now = now; self.metrics = metrics
         outbox = Outbox(sealer: sealer)
+        counters = AssistantMetrics(factory: metrics)
+        deliveryMetrics = DeliveryMetrics(factory: metrics)
     }
 
     /// The user's settings, or nil when the user is gone or has no active Google connection: the

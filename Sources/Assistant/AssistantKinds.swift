@@ -48,22 +48,31 @@ public enum BriefSchedule {
 /// An empty payload for per-user recurring jobs: the user is the job's `user_id`.
 public struct NoPayload: Codable, Sendable {}
 
-enum AssistantMetrics {
-    static func calendarSync(_ mode: CalendarChanges.Mode) -> Counter {
-        Counter(label: MetricName.calendarSyncs, dimensions: [("mode", mode.rawValue)])
+/// The assistant's counters, made from the worker's metrics factory.
+struct AssistantMetrics: Sendable {
+    let factory: any MetricsFactory
+    let remindersScheduled: Counter
+    let mailScored: Counter
+
+    init(factory: any MetricsFactory) {
+        self.factory = factory
+        remindersScheduled = Counter(label: MetricName.remindersScheduled, factory: factory)
+        mailScored = Counter(label: MetricName.mailMessagesScored, factory: factory)
     }
-    static let remindersScheduled = Counter(label: MetricName.remindersScheduled)
+
+    func calendarSync(_ mode: CalendarChanges.Mode) -> Counter {
+        Counter(label: MetricName.calendarSyncs, dimensions: [("mode", mode.rawValue)], factory: factory)
+    }
     /// sent, cancelled, declined, missed (the meeting had started), moved.
-    static func reminder(_ outcome: String) -> Counter {
-        Counter(label: MetricName.reminderOutcomes, dimensions: [("outcome", outcome)])
+    func reminder(_ outcome: String) -> Counter {
+        Counter(label: MetricName.reminderOutcomes, dimensions: [("outcome", outcome)], factory: factory)
     }
-    static let mailScored = Counter(label: MetricName.mailMessagesScored)
     /// alerted, held (quiet hours), duplicate.
-    static func urgent(_ disposition: String) -> Counter {
-        Counter(label: MetricName.urgentMail, dimensions: [("disposition", disposition)])
+    func urgent(_ disposition: String) -> Counter {
+        Counter(label: MetricName.urgentMail, dimensions: [("disposition", disposition)], factory: factory)
     }
-    static func brief(_ outcome: String) -> Counter { Counter(label: MetricName.briefs, dimensions: [("outcome", outcome)]) }
-    static func enqueued(_ kind: String) -> Counter {
-        Counter(label: MetricName.notificationsEnqueued, dimensions: [("kind", kind)])
+    func brief(_ outcome: String) -> Counter { Counter(label: MetricName.briefs, dimensions: [("outcome", outcome)], factory: factory) }
+    func enqueued(_ kind: String) -> Counter {
+        Counter(label: MetricName.notificationsEnqueued, dimensions: [("kind", kind)], factory: factory)
     }
 }

@@ -33,7 +33,7 @@ public struct CalendarSyncHandler: JobHandler {
             DateInterval(start: now.addingTimeInterval(-3600), duration: env.intervals.fullSyncWindow.seconds)
         }
         let changes = try await env.calendar(user).sync(cursor: cursor, fullSyncWindow: window)
-        AssistantMetrics.calendarSync(changes.mode).increment()
+        environment.counters.calendarSync(changes.mode).increment()
 
         let horizon = now.addingTimeInterval(env.intervals.reminderHorizon.seconds)
         var wanted: [(event: MeetingEvent, start: Date, deliveryKey: String)] = []
@@ -57,7 +57,7 @@ public struct CalendarSyncHandler: JobHandler {
                           userID: user.userID)
         }
         let results = try await env.jobs.enqueue(jobs, onConflict: .replaceSchedule)
-        AssistantMetrics.remindersScheduled.increment(by: results.filter { if case .inserted = $0 { true } else { false } }.count)
+        environment.counters.remindersScheduled.increment(by: results.filter { if case .inserted = $0 { true } else { false } }.count)
         _ = try await env.store.cancelQueuedJobs(uniqueKeys: unwanted)
         // The cursor moves only after the reminders are in: a crash in between re-reads the same changes.
         let sealed = try env.sealer.seal(json: changes.cursor, purpose: .cursor, userID: user.userID)

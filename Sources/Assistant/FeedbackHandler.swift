@@ -26,11 +26,13 @@ public struct UrgentFeedbackHandler: JobHandler {
     public init(store: any AssistantStore, metrics: any MetricsFactory = MetricsSystem.factory) {
         self.store = store
         self.metrics = metrics
-        for verdict in Self.verdicts { _ = Self.counter(verdict) }
+        for verdict in Self.verdicts { _ = Self.counter(verdict, metrics) }
     }
 
     static let verdicts = ["false_positive", "confirmed"]
-    static func counter(_ verdict: String) -> Counter { Counter(label: MetricName.urgentFeedback, dimensions: [("verdict", verdict)]) }
+    static func counter(_ verdict: String, _ factory: any MetricsFactory) -> Counter {
+        Counter(label: MetricName.urgentFeedback, dimensions: [("verdict", verdict)], factory: factory)
+    }
 
     public func run(_ payload: Payload, context: JobContext) async throws -> JobOutcome {
         guard Self.verdicts.contains(payload.verdict) else {
@@ -39,7 +41,7 @@ public struct UrgentFeedbackHandler: JobHandler {
         guard let userID = context.userID else { throw JobError.discard("feedback job has no user") }
         // nil when already recorded: a repeated verdict counts nowhere a second time.
         if let rules = try await store.recordFeedback(userID: userID, idempotencyKey: payload.notification, verdict: payload.verdict) {
-            Self.counter(payload.verdict).increment()
+            Self.counter(payload.verdict, metrics).increment()
             for rule in Set(rules.map(UrgencyRuleMetrics.label)) {
                 UrgencyRuleMetrics.feedback(rule: rule, verdict: payload.verdict, factory: metrics).increment()
             }

@@ -6,6 +6,7 @@ import Sealing
 import GoogleAPI
 import JobQueue
 import Logging
+import Metrics
 
 /// The production `GoogleReaders`: the Calendar and Gmail clients over a shared HTTP client, with
 /// access tokens from the token broker. Maps Google's failures onto what the queue should do.
@@ -14,13 +15,23 @@ public struct GoogleAPIReaders: GoogleReaders {
     let http: HTTPClient
     let tokens: any TokenSource
     let logger: Logger
+    let clock: any Clock<Duration>
+    let now: @Sendable () -> Date
+    let random: AnyGenerator
+    let metrics: (any MetricsFactory)?
 
-    public init(configuration: GoogleAPIConfiguration, http: HTTPClient, tokens: any TokenSource, logger: Logger) {
+    /// - Parameters: `clock` paces backoff, `now` judges token expiry and Retry-After dates, `random`
+    ///   jitters the backoff, `metrics` counts requests (nil: the process-wide `MetricsSystem`).
+    public init(configuration: GoogleAPIConfiguration, http: HTTPClient, tokens: any TokenSource, logger: Logger,
+                clock: any Clock<Duration> = ContinuousClock(), now: @escaping @Sendable () -> Date = { Date() },
+                random: AnyGenerator = AnyGenerator(SystemRandomNumberGenerator()), metrics: (any MetricsFactory)? = nil) {
         self.configuration = configuration; self.http = http; self.tokens = tokens; self.logger = logger
+        self.clock = clock; self.now = now; self.random = random; self.metrics = metrics
     }
 
     private func transport(_ connector: UUID) -> GoogleHTTP {
-        GoogleHTTP(configuration: configuration, http: http, tokens: tokens, connectorID: connector, logger: logger)
+        GoogleHTTP(configuration: configuration, http: http, tokens: tokens, connectorID: connector, logger: logger,
+                   clock: clock, now: now, random: random, metricsFactory: metrics)
     }
 
     public func calendar(connector: UUID) -> any CalendarReader { CalendarAPIReader(client: CalendarClient(http: transport(connector))) }

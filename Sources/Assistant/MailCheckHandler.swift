@@ -68,7 +68,7 @@ public struct MailCheckHandler: JobHandler {
         var scored: [(message: GmailMessage, alert: MailAlert, decision: UrgencyDecision)] = []
         for message in messages {
             let decision = scorer.score(message, now: now)
-            AssistantMetrics.mailScored.increment()
+            environment.counters.mailScored.increment()
             guard decision.urgent else { continue }
             let loud = !quiet || decision.score >= scorer.quietHoursThreshold
             // Rule ids and the score only: the decision never carries subjects or addresses.
@@ -119,10 +119,10 @@ public struct MailCheckHandler: JobHandler {
             return (alerted.count, held, candidates.count - fresh.count, rules)
         }
         for rule in outcome.rules { UrgencyRuleMetrics.alerts(rule: rule, factory: env.metrics).increment() }
-        AssistantMetrics.urgent("alerted").increment(by: outcome.alerted)
-        AssistantMetrics.urgent("held").increment(by: outcome.held)
-        AssistantMetrics.urgent("duplicate").increment(by: outcome.duplicates)
-        if outcome.alerted > 0 { AssistantMetrics.enqueued("mail.urgent").increment() }
+        environment.counters.urgent("alerted").increment(by: outcome.alerted)
+        environment.counters.urgent("held").increment(by: outcome.held)
+        environment.counters.urgent("duplicate").increment(by: outcome.duplicates)
+        if outcome.alerted > 0 { environment.counters.enqueued("mail.urgent").increment() }
         return .runAgain(.after(Self.nextCheck(user, env: env, now: now)))
     }
 

@@ -25,13 +25,13 @@ public struct MeetingReminderHandler: JobHandler {
             throw JobError.discard("reminder payload does not open with this host key")
         }
         guard let user = try await env.settings(context.userID), user.connector == plan.connectorID else {
-            AssistantMetrics.reminder("disconnected").increment()
+            environment.counters.reminder("disconnected").increment()
             return .done
         }
         guard let event = try await env.calendar(user).event(id: plan.eventID),
               event.wantsReminder, let start = event.start
         else {
-            AssistantMetrics.reminder("cancelled").increment()
+            environment.counters.reminder("cancelled").increment()
             return .done
         }
         let now = env.now()
@@ -42,14 +42,14 @@ public struct MeetingReminderHandler: JobHandler {
         guard start > now else {
             // Too late to be useful: the meeting has started. Counted, never sent; a reminder that was
             // due before the start and ran too late is an SLO failure.
-            AssistantMetrics.reminder("missed").increment()
-            if due < start { DeliveryMetrics.reminderFailures.increment() }
+            environment.counters.reminder("missed").increment()
+            if due < start { environment.deliveryMetrics.reminderFailures.increment() }
             return .done
         }
         let lead = env.intervals.reminderLead.seconds
         if remindAt.timeIntervalSince(now) > lead + Self.earlyTolerance {
             // The meeting moved later: run again before its new reminder time.
-            AssistantMetrics.reminder("moved").increment()
+            environment.counters.reminder("moved").increment()
             return .runAgain(.at(remindAt.addingTimeInterval(-lead)))
         }
         let text = env.composer.reminder(event, start: start, now: max(now, remindAt))
@@ -61,10 +61,10 @@ public struct MeetingReminderHandler: JobHandler {
         let notification = try env.outbox.notification(content, userID: user.userID, idempotencyKey: key, deadline: start,
                                                        at: remindAt > now ? remindAt : nil)
         if try await env.store.notify(notification) {
-            AssistantMetrics.reminder("sent").increment()
-            AssistantMetrics.enqueued("meeting.reminder").increment()
+            environment.counters.reminder("sent").increment()
+            environment.counters.enqueued("meeting.reminder").increment()
         } else {
-            AssistantMetrics.reminder("duplicate").increment()
+            environment.counters.reminder("duplicate").increment()
         }
         return .done
     }

@@ -40,8 +40,8 @@ public struct MorningBriefHandler: JobHandler {
                                   collapseID: String(key.suffix(32)))
         let notification = try env.outbox.notification(content, userID: user.userID, idempotencyKey: key, deadline: today.end)
         let sent = try await env.store.notify(notification)
-        AssistantMetrics.brief(sent ? "sent" : "duplicate").increment()
-        if sent { AssistantMetrics.enqueued("morning.brief").increment() }
+        environment.counters.brief(sent ? "sent" : "duplicate").increment()
+        if sent { environment.counters.enqueued("morning.brief").increment() }
         return .runAgain(.at(user.nextBrief(after: now)))
     }
 }

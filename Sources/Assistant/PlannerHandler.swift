@@ -22,7 +22,7 @@ public struct PlannerHandler: JobHandler {
         let inserted = try await sweep(stop: { context.isLeaseLost })
         // Pushes the queue gave up on (attempt limit, database away) still end in the SLO's books.
         for abandoned in try await environment.store.finishAbandonedNotifications() {
-            DeliveryMetrics.finished(abandoned.kind, DeliveryPlan.State(rawValue: abandoned.state) ?? .failed)
+            environment.deliveryMetrics.finished(abandoned.kind, DeliveryPlan.State(rawValue: abandoned.state) ?? .failed)
         }
         // The ledger and mail dedupe only need to outlive the notifications they guard.
         let pruned = try await environment.store.prune(notificationsOlderThan: environment.intervals.notificationRetention,

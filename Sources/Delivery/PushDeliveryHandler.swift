@@ -53,12 +53,14 @@ public struct PushDeliveryHandler: JobHandler {
     let environments = EnvironmentHealth()
     /// APNs requests of this worker in flight at once (a burst waits here, not in the HTTP client).
     let permits: SendPermits
+    let metrics: DeliveryMetrics
 
     public init(store: any DeliveryStore, sender: any PushSender, sealer: HostSealer, auditing: Bool = false,
-                maxRequestsInFlight: Int = 256, now: @escaping @Sendable () -> Date = Date.init) {
+                maxRequestsInFlight: Int = 256, now: @escaping @Sendable () -> Date = Date.init,
+                metrics: any MetricsFactory = MetricsSystem.factory) {
         self.store = store; self.sender = sender; self.sealer = sealer; self.auditing = auditing; self.now = now
         self.permits = SendPermits(limit: maxRequestsInFlight)
-        DeliveryMetrics.register()
+        self.metrics = DeliveryMetrics(factory: metrics)
     }
 
     public func run(_ payload: Payload, context: JobContext) async throws -> JobOutcome {
@@ -96,7 +98,7 @@ public struct PushDeliveryHandler: JobHandler {
             let refused = todo.map { SendOutcome(deviceID: $0.id, result: .rejected(reason: "push text does not open")) }
             _ = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: inDoubt + refused, finish: .failed,
                                             audit: audit(plan, .failed))
-            DeliveryMetrics.finished(plan.kind, .failed)
+            metrics.finished(plan.kind, .failed)
             throw JobError.discard("push text is missing or does not open with this host key")
         }
 
@@ -131,7 +133,7 @@ public struct PushDeliveryHandler: JobHandler {
         for outcome in outcomes { previous[outcome.deviceID] = outcome.result.sendState }
         if outcomes.contains(where: { $0.result == .retry }) {
             let first = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: outcomes, finish: nil, audit: nil)
-            DeliveryMetrics.retired(outcomes)
+            metrics.retired(outcomes)
             observeFirstAcceptance(first, outcomes, plan, content)
             let reasons = Set(sent.compactMap(\.reason)).sorted().joined(separator: ",")
             throw JobError.retry("APNs asked to retry \(retrying.count) of \(plan.devices.count) device(s): \(reasons)", after: retryAfter)
@@ -153,9 +155,9 @@ public struct PushDeliveryHandler: JobHandler {
             else { .failed }
         let first = try await store.recordSends(key: plan.idempotencyKey, jobID: context.id.uuid, outcomes: outcomes, finish: state,
                                                 audit: audit(plan, state))
-        DeliveryMetrics.retired(outcomes)
+        metrics.retired(outcomes)
         if let content { observeFirstAcceptance(first, outcomes, plan, content) }
-        DeliveryMetrics.finished(plan.kind, state)
+        metrics.finished(plan.kind, state)
         if state != .delivered {
             context.logger.notice("notification finished without delivery", metadata: [
                 "alfred.delivery.state": "\(state.rawValue)", "alfred.delivery.devices": "\(plan.devices.count)"])
@@ -173,7 +175,7 @@ public struct PushDeliveryHandler: JobHandler {
         guard first, plan.kind == DeliveryMetrics.reminderKind else { return }
         let accepted = outcomes.compactMap { if case .accepted(let at) = $0.result { at } else { nil } }.min()
         guard let accepted else { return }
-        DeliveryMetrics.reminderLateness.recordNanoseconds(Int64(max(0, accepted.timeIntervalSince(content.scheduledAt)) * 1e9))
+        metrics.reminderLateness.recordNanoseconds(Int64(max(0, accepted.timeIntervalSince(content.scheduledAt)) * 1e9))
     }
 
     private struct Sent: Sendable {
@@ -252,7 +254,7 @@ public struct PushDeliveryHandler: JobHandler {
             } catch APNsClientError.inDoubt(let what) {
                 attempt += 1
                 guard attempt <= Self.inDoubtResends else { throw APNsClientError.inDoubt(what) }
-                DeliveryMetrics.resent.increment()
+                metrics.resent.increment()
             }
         }
     }
@@ -329,15 +331,25 @@ extension SendOutcome.Result {
     }
 }
 
-package enum DeliveryMetrics {
+/// Delivery's metrics, made from the worker's factory. Creating them creates the SLI series, so
+/// dashboards and rules see zeros from the start rather than nothing.
+package struct DeliveryMetrics: Sendable {
     package static let reminderKind = "meeting.reminder"
     package static let relayKind = "mail.relay"
     package static let kinds: Set<String> = [reminderKind, "morning.brief", "mail.urgent", relayKind]
 
-    package static let reminderLateness = Timer(label: MetricName.reminderDeliverySeconds, preferredDisplayUnit: .seconds)
-    package static let reminderFailures = Counter(label: MetricName.reminderDeliveryFailures)
+    let factory: any MetricsFactory
+    package let reminderLateness: Timer
+    package let reminderFailures: Counter
     /// Copies sent again because an exchange broke off after the request left.
-    package static let resent = Counter(label: MetricName.pushResends)
+    package let resent: Counter
+
+    package init(factory: any MetricsFactory) {
+        self.factory = factory
+        reminderLateness = Timer(label: MetricName.reminderDeliverySeconds, preferredDisplayUnit: .seconds, factory: factory)
+        reminderFailures = Counter(label: MetricName.reminderDeliveryFailures, factory: factory)
+        resent = Counter(label: MetricName.pushResends, factory: factory)
+    }
 
     package static func thread(_ kind: String) -> String {
         switch kind {
@@ -349,22 +361,16 @@ package enum DeliveryMetrics {
 
     package static func kindLabel(_ kind: String) -> String { kinds.contains(kind) ? kind : "other" }
 
-    package static func finished(_ kind: String, _ state: DeliveryPlan.State) {
-        let label = kindLabel(kind)
-        Counter(label: MetricName.pushDeliveries, dimensions: [("kind", label), ("result", state.rawValue)]).increment()
-        if kind == reminderKind, [.expired, .failed, .unconfirmed].contains(state) { reminderFailures.increment() }
+    package func finished(_ kind: String, _ state: DeliveryPlan.State) {
+        let label = Self.kindLabel(kind)
+        Counter(label: MetricName.pushDeliveries, dimensions: [("kind", label), ("result", state.rawValue)], factory: factory).increment()
+        if kind == Self.reminderKind, [.expired, .failed, .unconfirmed].contains(state) { reminderFailures.increment() }
     }
 
-    package static func retired(_ outcomes: [SendOutcome]) {
+    package func retired(_ outcomes: [SendOutcome]) {
         for case .retire(let reason) in outcomes.map(\.result) {
-            Counter(label: MetricName.devicesRetired, dimensions: [("reason", APNsReason(rawValue: reason).metricLabel)]).increment()
+            Counter(label: MetricName.devicesRetired, dimensions: [("reason", APNsReason(rawValue: reason).metricLabel)],
+                    factory: factory).increment()
         }
-    }
-
-    /// Creates the SLI series at start-up, so dashboards and rules see zeros rather than nothing.
-    package static func register() {
-        _ = reminderLateness
-        _ = reminderFailures
-        _ = resent
     }
 }

@@ -1,5 +1,6 @@
 import AlfredCore
 import Logging
+import Metrics
 import Synchronization
 
 /// Collects completions from many handlers and writes them in one statement: whatever finished while
@@ -15,12 +16,14 @@ final class CompletionBatcher: Sendable {
     private let store: any JobStore
     private let clock: any Clock<Duration>
     private let logger: Logger
+    private let storeErrors: Counter
     static let maxBatch = 1000
 
-    init(store: any JobStore, clock: any Clock<Duration>, logger: Logger) {
+    init(store: any JobStore, clock: any Clock<Duration>, logger: Logger, metrics: any MetricsFactory) {
         self.store = store
         self.clock = clock
         self.logger = logger
+        storeErrors = QueueMetrics.storeError("complete", factory: metrics)
     }
 
     /// Returns true if the store accepted the completion, false if the lease was lost.
@@ -68,7 +71,7 @@ final class CompletionBatcher: Sendable {
             do {
                 return try await shielded { try await self.store.complete(completions) }
             } catch {
-                QueueMetrics.storeError("complete").increment()
+                storeErrors.increment()
                 if waited >= .seconds(60) {
                     logger.error("giving up recording completions; the jobs will be rescued and run again",
                                  metadata: ["alfred.jobs": "\(completions.count)", "alfred.error": "\(String(reflecting: error))"])

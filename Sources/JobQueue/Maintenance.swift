@@ -9,14 +9,15 @@ public struct PeriodicService<C: Clock<Duration>>: Service {
     let interval: Duration
     let clock: C
     let logger: Logger
+    let errors: Counter
     let tick: @Sendable () async throws -> Void
 
-    public init(name: String, interval: Duration, clock: C, logger: Logger, tick: @escaping @Sendable () async throws -> Void) {
-        self.name = name; self.interval = interval; self.clock = clock; self.logger = logger; self.tick = tick
+    public init(name: String, interval: Duration, runtime: Runtime<C>, tick: @escaping @Sendable () async throws -> Void) {
+        self.name = name; self.interval = interval; self.clock = runtime.clock; self.logger = runtime.logger; self.tick = tick
+        errors = QueueMetrics.storeError(name, factory: runtime.metrics)
     }
 
     public func run() async throws {
-        let errors = Counter(label: MetricName.storeErrors, dimensions: [("operation", name)])
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             do {
                 try await tick()
@@ -38,9 +39,10 @@ public struct PeriodicService<C: Clock<Duration>>: Service {
 public enum Maintenance {
     /// Returns jobs whose lease expired (their worker died) to the queue.
     public static func rescuer<C: Clock<Duration>>(store: any JobStore, kinds: [JobKind], interval: Duration,
-                                                    clock: C, logger: Logger) -> PeriodicService<C> {
-        let metrics = QueueMetrics(kinds: kinds)
-        return PeriodicService(name: "rescue", interval: interval, clock: clock, logger: logger) {
+                                                    runtime: Runtime<C>) -> PeriodicService<C> {
+        let metrics = QueueMetrics(kinds: kinds, factory: runtime.metrics)
+        let logger = runtime.logger
+        return PeriodicService(name: "rescue", interval: interval, runtime: runtime) {
             while true {
                 let rescued = try await store.rescueExpired(limit: 500)
                 for (kind, state) in rescued {
@@ -58,9 +60,9 @@ public enum Maintenance {
 
     /// Deletes finished rows older than `retention`, in bounded batches.
     public static func pruner<C: Clock<Duration>>(store: any JobStore, retention: Duration, interval: Duration,
-                                                   clock: C, logger: Logger) -> PeriodicService<C> {
-        let pruned = Counter(label: MetricName.jobsPruned)
-        return PeriodicService(name: "prune", interval: interval, clock: clock, logger: logger) {
+                                                   runtime: Runtime<C>) -> PeriodicService<C> {
+        let pruned = Counter(label: MetricName.jobsPruned, factory: runtime.metrics)
+        return PeriodicService(name: "prune", interval: interval, runtime: runtime) {
             while true {
                 let count = try await store.prune(olderThan: retention, limit: 5000)
                 pruned.increment(by: count)
@@ -71,11 +73,12 @@ public enum Maintenance {
 
     /// Samples ready-queue depth, the oldest due age and whether an operator paused it, per queue.
     public static func gauges<C: Clock<Duration>>(store: any JobStore, queues: [String], interval: Duration,
-                                                   clock: C, logger: Logger) -> PeriodicService<C> {
-        let depth = Dictionary(uniqueKeysWithValues: queues.map { ($0, Gauge(label: MetricName.queueReadyDepth, dimensions: [("queue", $0)])) })
-        let age = Dictionary(uniqueKeysWithValues: queues.map { ($0, Gauge(label: MetricName.queueOldestDueAge, dimensions: [("queue", $0)])) })
-        let paused = Dictionary(uniqueKeysWithValues: queues.map { ($0, Gauge(label: MetricName.queuePaused, dimensions: [("queue", $0)])) })
-        return PeriodicService(name: "gauges", interval: interval, clock: clock, logger: logger) {
+                                                   runtime: Runtime<C>) -> PeriodicService<C> {
+        func gauges(_ label: String) -> [String: Gauge] {
+            Dictionary(uniqueKeysWithValues: queues.map { ($0, Gauge(label: label, dimensions: [("queue", $0)], factory: runtime.metrics)) })
+        }
+        let (depth, age, paused) = (gauges(MetricName.queueReadyDepth), gauges(MetricName.queueOldestDueAge), gauges(MetricName.queuePaused))
+        return PeriodicService(name: "gauges", interval: interval, runtime: runtime) {
             let ready = try await store.ready()
             for queue in queues {
                 let row = ready.first { $0.queue == queue }

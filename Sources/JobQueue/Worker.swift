@@ -40,12 +40,13 @@ public final class Worker<C: Clock<Duration>>: Service {
     private let clock: C
     private let logger: Logger
     private let metrics: QueueMetrics
-    private let storeErrors = QueueMetrics.storeError("claim")
+    private let storeErrors: (claim: Counter, fail: Counter, heartbeat: Counter)
+    private let events: WorkerEvents
 
     private struct Shared {
         var stopping = false
         var inFlight = 0
-        var running: [JobID: Lease] = [:]
+        var running: [JobID: Running] = [:]
         var lost: Set<JobID> = []
         /// Set by wake-ups: work is ready now.
         var workReady = false
@@ -54,6 +55,11 @@ public final class Worker<C: Clock<Duration>>: Service {
         /// True while the last store call failed (readiness).
         var storeHealthy = true
     }
+    private struct Running {
+        let lease: Lease
+        let kind: String
+        let attempt: Int
+    }
     private let shared = Mutex(Shared())
     private let signal = Signal()
     private let rng: Mutex<AnyGenerator>
@@ -61,21 +67,23 @@ public final class Worker<C: Clock<Duration>>: Service {
     /// What claims may take early, if anything.
     private let ahead: ClaimAhead?
 
-    /// - Parameter random: the jitter of retry backoff (tests pass a seeded generator).
+    /// - Parameter runtime: the clock, the retry jitter (`random`), metrics, logger and event sink.
     public init(store: any JobStore, registry: JobRegistry, wakeups: (any WakeupSource)?,
-                configuration: Configuration, clock: C, random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator(),
-                logger: Logger) {
+                configuration: Configuration, runtime: Runtime<C>) {
         self.store = store
-        self.rng = Mutex(AnyGenerator(random))
+        self.rng = Mutex(runtime.random)
         self.registry = registry
         self.configuration = configuration
-        self.clock = clock
-        var logger = logger
+        self.clock = runtime.clock
+        var logger = runtime.logger
         logger[metadataKey: "alfred.worker"] = "\(configuration.owner)"
         logger[metadataKey: "alfred.queue"] = "\(configuration.queue)"
         self.logger = logger
-        self.metrics = QueueMetrics(kinds: registry.kinds)
-        self.completions = CompletionBatcher(store: store, clock: clock, logger: logger)
+        self.metrics = QueueMetrics(kinds: registry.kinds, factory: runtime.metrics)
+        storeErrors = (QueueMetrics.storeError("claim", factory: runtime.metrics), QueueMetrics.storeError("fail", factory: runtime.metrics),
+                       QueueMetrics.storeError("heartbeat", factory: runtime.metrics))
+        events = runtime.events
+        self.completions = CompletionBatcher(store: store, clock: clock, logger: logger, metrics: runtime.metrics)
         let early = registry.preparingAhead
         self.ahead = configuration.claimAhead > .zero && !early.isEmpty ? ClaimAhead(window: configuration.claimAhead, kinds: early) : nil
         wakeups?.subscribe { [weak self] wakeup in self?.wake(wakeup) }
@@ -162,7 +170,7 @@ public final class Worker<C: Clock<Duration>>: Service {
                                                     ahead: ahead)
                 } catch {
                     if sent { inDoubt.append(tag) }
-                    storeErrors.increment()
+                    storeErrors.claim.increment()
                     shared.withLock { $0.storeHealthy = false }
                     let retryAt = plan.claimFailed(now: clock.now)
                     logger.error("claim failed; backing off", metadata: [
@@ -174,8 +182,9 @@ public final class Worker<C: Clock<Duration>>: Service {
                 shared.withLock { s in
                     s.storeHealthy = true
                     s.inFlight += claimed.count
-                    for job in claimed { s.running[job.id] = job.lease }
+                    for job in claimed { s.running[job.id] = Running(lease: job.lease, kind: job.kind, attempt: job.attempt) }
                 }
+                for job in claimed { emit(job, .claimed) }
                 let claimedAt = clock.now
                 // One child per claim, whose own group runs its jobs: a task group finds a finished
                 // child by walking its children, and with thousands of jobs in hand (claimed ahead
@@ -189,7 +198,7 @@ public final class Worker<C: Clock<Duration>>: Service {
                     do {
                         plan.nextDue(inSeconds: try await store.secondsUntilNextDue(queue: configuration.queue, ahead: ahead), now: clock.now)
                     } catch {
-                        storeErrors.increment()
+                        storeErrors.claim.increment()
                     }
                 }
             case .sleep(let deadline):
@@ -254,6 +263,7 @@ public final class Worker<C: Clock<Duration>>: Service {
             userID: job.userID, lateness: job.lateness, logger: logger, leaseLost: { [self] in self.shared.withLock { $0.lost.contains(job.id) } },
             untilDue: untilDue)
         logger.debug("job started")
+        emit(job, .started)
         let start = clock.now
         do {
             let outcome = try await entry.run(job.payload, context)
@@ -261,9 +271,11 @@ public final class Worker<C: Clock<Duration>>: Service {
             let next: JobSchedule? = if case .runAgain(let schedule) = outcome { schedule } else { nil }
             if await completions.complete(Completion(lease: job.lease, next: next)) {
                 m.completed.increment()
+                emit(job, .completed)
             } else {
                 m.leaseLost.increment()
                 logger.warning("job finished but its lease was lost (rescued or cancelled meanwhile); outcome refused")
+                emit(job, .outcomeRefused)
             }
         } catch {
             m.duration.recordNanoseconds(Int64(start.duration(to: clock.now).seconds * 1e9))
@@ -271,6 +283,7 @@ public final class Worker<C: Clock<Duration>>: Service {
                 // Shutdown grace ran out: hand the job back without using its attempt.
                 await shielded { _ = try? await self.store.snooze(job.lease, for: .zero) }
                 logger.info("released job at shutdown")
+                emit(job, .released)
                 return
             }
             switch error {
@@ -284,7 +297,12 @@ public final class Worker<C: Clock<Duration>>: Service {
                     await record(job, m, logger, error: error.reason, policy(job, retryAfter: after))
                 case .snooze(let delay):
                     do {
-                        if try await store.snooze(job.lease, for: delay) == false { m.leaseLost.increment() }
+                        if try await store.snooze(job.lease, for: delay) == false {
+                            m.leaseLost.increment()
+                            emit(job, .outcomeRefused)
+                        } else {
+                            emit(job, .snoozed)
+                        }
                     } catch {
                         logger.error("could not record snooze; the lease will expire and the job be rescued",
                                      metadata: ["alfred.error": "\(String(reflecting: error))"])
@@ -315,7 +333,7 @@ public final class Worker<C: Clock<Duration>>: Service {
         do {
             state = try await shielded { try await self.store.fail(job.lease, error: error, disposition: disposition) }
         } catch {
-            QueueMetrics.storeError("fail").increment()
+            storeErrors.fail.increment()
             logger.error("could not record a failed attempt; the lease will expire and the job be rescued",
                          metadata: ["alfred.error": "\(String(reflecting: error))"])
             return
@@ -330,6 +348,12 @@ public final class Worker<C: Clock<Duration>>: Service {
         let level: Logger.Level = state == .queued ? .info : .warning
         logger.log(level: level, "job attempt failed", metadata: [
             "alfred.outcome": "\(state?.rawValue ?? "lease-lost")", "alfred.error": "\(error.prefix(300))"])
+        emit(job, .failed(state))
+    }
+
+    private func emit(_ job: ClaimedJob, _ what: WorkerEvent.What) {
+        events.emit(WorkerEvent(job: job.id, kind: registry.entry(for: job.kind) == nil ? MetricName.unknownKind : job.kind,
+                                queue: configuration.queue, attempt: job.attempt, what: what))
     }
 
     private let heartbeatStop = Signal()
@@ -338,16 +362,24 @@ public final class Worker<C: Clock<Duration>>: Service {
     private func heartbeatLoop() async {
         while true {
             _ = await heartbeatStop.wait(until: clock.now.advanced(by: configuration.heartbeatInterval), clock: clock)
-            let (leases, done) = shared.withLock { s in (Array(s.running.values), s.stopping && s.inFlight == 0) }
+            let (leases, done) = shared.withLock { s in (s.running.values.map(\.lease), s.stopping && s.inFlight == 0) }
             if done || Task.isCancelled { return }
             guard !leases.isEmpty else { continue }
             do {
                 let lost = try await store.heartbeat(leases, lease: configuration.lease)
                 guard !lost.isEmpty else { continue }
-                shared.withLock { s in for lease in lost where s.running[lease.id] == lease { s.lost.insert(lease.id) } }
+                let newlyLost = shared.withLock { s -> [(JobID, Running)] in
+                    let gone = lost.compactMap { lease in s.running[lease.id].flatMap { $0.lease == lease ? (lease.id, $0) : nil } }
+                    s.lost.formUnion(gone.map(\.0))
+                    return gone
+                }
+                for (id, job) in newlyLost {
+                    let kind = registry.entry(for: job.kind) == nil ? MetricName.unknownKind : job.kind
+                    events.emit(WorkerEvent(job: id, kind: kind, queue: configuration.queue, attempt: job.attempt, what: .leaseLost))
+                }
                 logger.warning("leases lost (rescued or cancelled while running)", metadata: ["alfred.jobs": "\(lost.count)"])
             } catch {
-                QueueMetrics.storeError("heartbeat").increment()
+                storeErrors.heartbeat.increment()
                 logger.error("heartbeat failed", metadata: ["alfred.error": "\(String(reflecting: error))"])
             }
         }

@@ -48,11 +48,12 @@ public struct DeleteAllHandler: JobHandler {
     let configuration: Configuration
     /// Paces the pause between revocation tries.
     let clock: any Clock<Duration>
+    let duration: Timer
 
     public init(store: any PrivacyStore, revoker: (any ConnectorRevoker)?, jobs: any JobStore, configuration: Configuration = .init(),
-                clock: any Clock<Duration> = ContinuousClock()) {
+                clock: any Clock<Duration> = ContinuousClock(), metrics: any MetricsFactory = MetricsSystem.factory) {
         self.store = store; self.revoker = revoker; self.jobs = jobs; self.configuration = configuration; self.clock = clock
-        _ = PrivacyMetrics.duration
+        duration = Timer(label: MetricName.deleteAllDuration, preferredDisplayUnit: .seconds, factory: metrics)
     }
 
     public func run(_ payload: Payload, context: JobContext) async throws -> JobOutcome {
@@ -85,7 +86,7 @@ public struct DeleteAllHandler: JobHandler {
         guard !context.isLeaseLost else { throw JobError.retry("lease lost before deletion") }
         let done = try await store.deleteUser(request)
         try await queueParkedRevocations(done)
-        if let duration = done.duration { PrivacyMetrics.duration.recordNanoseconds(Int64(duration.seconds * 1e9)) }
+        if let elapsed = done.duration { duration.recordNanoseconds(Int64(elapsed.seconds * 1e9)) }
         context.logger.info("delete-all completed", metadata: [
             "alfred.privacy.request": "\(request)", "alfred.privacy.outcome": "\(done.outcome?.rawValue ?? "?")",
             "alfred.privacy.revoked": "\(done.connectorsRevoked)", "alfred.privacy.revocations_pending": "\(done.revocationsPending)",
@@ -179,8 +180,9 @@ public enum ParkedRevocations {
     /// Every worker, at start and then daily: a revocation whose 40 attempts ran out (Google refused
     /// for more than a week) starts another round instead of waiting for an operator.
     public static func sweeper<C: Clock<Duration>>(privacy: any PrivacyStore, jobs: any JobStore, interval: Duration = .seconds(86_400),
-                                                   clock: C, logger: Logger) -> PeriodicService<C> {
-        PeriodicService(name: "revocation-sweep", interval: interval, clock: clock, logger: logger) {
+                                                   runtime: Runtime<C>) -> PeriodicService<C> {
+        let logger = runtime.logger
+        return PeriodicService(name: "revocation-sweep", interval: interval, runtime: runtime) {
             let parked = try await requeue(privacy: privacy, jobs: jobs, onConflict: .keep)
             if !parked.isEmpty {
                 logger.info("parked revocations have live retry jobs", metadata: ["alfred.privacy.parked": "\(parked.count)"])
@@ -192,11 +194,11 @@ public enum ParkedRevocations {
 /// The gauges behind the privacy alerts (DeleteAllPastDeadline, RevocationParkedForDays): every
 /// worker samples the same database-wide ages.
 public enum PrivacyGauges {
-    public static func sampler<C: Clock<Duration>>(privacy: any PrivacyStore, interval: Duration = .seconds(60), clock: C,
-                                                   logger: Logger) -> PeriodicService<C> {
-        let open = Gauge(label: MetricName.privacyOpenRequestAge)
-        let parked = Gauge(label: MetricName.privacyParkedRevocationAge)
-        return PeriodicService(name: "privacy-gauges", interval: interval, clock: clock, logger: logger) {
+    public static func sampler<C: Clock<Duration>>(privacy: any PrivacyStore, interval: Duration = .seconds(60),
+                                                   runtime: Runtime<C>) -> PeriodicService<C> {
+        let open = Gauge(label: MetricName.privacyOpenRequestAge, factory: runtime.metrics)
+        let parked = Gauge(label: MetricName.privacyParkedRevocationAge, factory: runtime.metrics)
+        return PeriodicService(name: "privacy-gauges", interval: interval, runtime: runtime) {
             let ages = try await privacy.backlogAges()
             open.record(ages.openRequest ?? 0)
             parked.record(ages.parkedRevocation ?? 0)
@@ -204,6 +206,3 @@ public enum PrivacyGauges {
     }
 }
 
-enum PrivacyMetrics {
-    static let duration = Timer(label: MetricName.deleteAllDuration, preferredDisplayUnit: .seconds)
-}

@@ -17,6 +17,7 @@ import PostgresNIO
 import Prometheus
 import ServiceLifecycle
 import Store
+import WorkerProcess
 import Telemetry
 #if canImport(Glibc)
 @preconcurrency import Glibc
@@ -131,32 +132,24 @@ struct BurstBench: AsyncParsableCommand {
             print("registered \(tokens.count) devices; minting one Google access token per user…")
             let accessTokens = try await GoogleBench.mint(connectors, root: googleRoot, http: http)
 
-            let jobs = PostgresJobStore(client: client, logger: logger)
-            let environment = AssistantEnvironment(
-                store: PostgresAssistantStore(client: client, jobs: jobs, logger: logger), jobs: jobs,
-                readers: GoogleAPIReaders(configuration: GoogleAPIConfiguration(root: googleRoot), http: http,
-                                          tokens: CachedTokens(tokens: accessTokens), logger: logger),
-                sealer: sealer)
-            var registry = JobRegistry()
-            environment.register(in: &registry)
             let minter = ProviderTokenMinter(signer: ProviderTokenSigner(keyID: Self.keyID, teamID: Self.teamID, key: key))
-            // As `alfred worker` sets delivery up: its own small pool, audit events in the finishing statements.
-            let deliveryPool = PostgresClient(configuration: workerURL.preparedStatementsConfiguration(maxConnections: 8),
-                                              backgroundLogger: logger)
-            group.addTask { await deliveryPool.run() }
             let sender = try APNsClient(configuration: apnsConfiguration, tokens: minter, logger: logger)
-            registry.register(PushDeliveryHandler(store: PostgresDeliveryStore(client: deliveryPool, logger: logger),
-                                                  sender: sender,
-                                                  sealer: sealer, auditing: true, maxRequestsInFlight: apnsRequestsInFlight))
-            let listener = PostgresWakeupListener(database: workerURL, logger: logger)
-            let workers = ["default", "delivery"].map { queue in
-                var configuration = Worker<ContinuousClock>.Configuration()
-                configuration.queue = queue
-                configuration.concurrency = queue == "delivery" ? deliveryConcurrency : concurrency
-                if queue == "delivery" { configuration.claimAhead = .seconds(claimAheadSeconds) }
-                return Worker(store: jobs, registry: registry, wakeups: listener, configuration: configuration, clock: ContinuousClock(), logger: logger)
-            }
-            let services = ServiceGroup(services: [listener] + workers, logger: logger)
+            // The worker as `alfred worker` builds it (delivery's own pool, audit events in the finishing
+            // statements), with Google tokens minted up front instead of a broker.
+            var assistant = AssistantParts(sealer: sealer, google: GoogleAPIConfiguration(root: googleRoot), http: http,
+                                           tokens: CachedTokens(tokens: accessTokens))
+            assistant.startPlanner = false
+            var delivery = DeliveryParts(sender: sender, sealer: sealer)
+            delivery.requestsInFlight = apnsRequestsInFlight
+            var configuration = WorkerConfiguration()
+            configuration.queues = ["default", "delivery"]
+            configuration.concurrency = concurrency
+            configuration.deliveryConcurrency = deliveryConcurrency
+            configuration.claimAhead = .seconds(claimAheadSeconds)
+            let worker = WorkerApp(database: workerURL, configuration: configuration,
+                                   parts: WorkerParts(assistant: assistant, delivery: delivery), runtime: .live(logger: logger))
+            let environment = worker.assistant!
+            let services = ServiceGroup(services: [worker], logger: logger)
             let running = Task { try await services.run() }
 
             print("syncing every calendar (plans the reminders)…")

@@ -16,6 +16,7 @@ import NIOCore
 import PostgresNIO
 import ServiceLifecycle
 import Store
+import WorkerProcess
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
@@ -84,20 +85,18 @@ struct GoogleBench: AsyncParsableCommand {
             let connectors = try await Self.seedUsers(users, client: client, owner: owner, logger: logger)
             print("minting one access token per user at the stand-in…")
             let tokens = try await Self.mint(connectors, root: root, http: http)
-            let jobs = PostgresJobStore(client: client, logger: logger)
-            let environment = AssistantEnvironment(
-                store: PostgresAssistantStore(client: client, jobs: jobs, logger: logger), jobs: jobs,
-                readers: GoogleAPIReaders(configuration: GoogleAPIConfiguration(root: root), http: http,
-                                          tokens: CachedTokens(tokens: tokens), logger: logger),
-                sealer: try HostSealer(keyBytes: HostSealer.generateKeyBytes()), gmailTopic: Self.topic)
-            var registry = JobRegistry()
-            environment.register(in: &registry)
-            var configuration = Worker<ContinuousClock>.Configuration()
+            // The worker as `alfred worker` builds it, with tokens minted up front instead of a broker.
+            var assistant = AssistantParts(sealer: try HostSealer(keyBytes: HostSealer.generateKeyBytes()),
+                                           google: GoogleAPIConfiguration(root: root), http: http, tokens: CachedTokens(tokens: tokens))
+            assistant.gmailTopic = Self.topic
+            assistant.startPlanner = false
+            var configuration = WorkerConfiguration()
             configuration.concurrency = concurrency
-            let listener = PostgresWakeupListener(database: workerURL, logger: logger)
-            let worker = Worker(store: jobs, registry: registry, wakeups: listener, configuration: configuration,
-                                clock: ContinuousClock(), logger: logger)
-            let services = ServiceGroup(services: [listener, worker], logger: logger)
+            configuration.poolConnections = 12
+            let worker = WorkerApp(database: workerURL, configuration: configuration, parts: WorkerParts(assistant: assistant),
+                                   runtime: .live(logger: logger))
+            let environment = worker.assistant!
+            let services = ServiceGroup(services: [worker], logger: logger)
             let running = Task { try await services.run() }
 
             var passes: [(seconds: Double, requests: Int, calendarRequests: Int, gmailRequests: Int)] = []

@@ -204,3 +204,12 @@ extension JSONEncoder {
         return encoder
     }
 }
+
+extension JobRegistry {
+    /// The kinds `alfred jobs enqueue` may add by hand (the others are enqueued by the system).
+    static func builtIn() -> JobRegistry {
+        var registry = JobRegistry()
+        registry.register(NoopHandler(clock: ContinuousClock()))
+        return registry
+    }
+}

@@ -19,6 +19,7 @@ import ServiceLifecycle
 import Store
 import Telemetry
 import BrokerClient
+import WorkerProcess
 
 struct WorkerOptions: ParsableArguments {
     @Option(help: "Jobs run at once per queue.") var concurrency = 32
@@ -65,17 +66,21 @@ struct WorkerOptions: ParsableArguments {
         }
     }
 
-    func workerConfiguration(queue: String) -> Worker<ContinuousClock>.Configuration {
-        var c = Worker<ContinuousClock>.Configuration()
-        c.queue = queue
-        c.concurrency = queue == AssistantKind.pushDeliver.queue ? deliveryConcurrency : concurrency
+    /// The options as the worker library takes them.
+    var configuration: WorkerConfiguration {
+        var c = WorkerConfiguration()
+        c.queues = queues
+        c.concurrency = concurrency
+        c.deliveryConcurrency = deliveryConcurrency
+        c.claimAhead = .seconds(claimAheadSeconds)
         c.claimBatch = claimBatch
         c.lease = .seconds(leaseSeconds)
-        c.heartbeatInterval = .seconds(heartbeatSeconds ?? leaseSeconds / 3)
+        c.heartbeat = heartbeatSeconds.map { .seconds($0) }
         c.pollInterval = .seconds(pollSeconds)
         c.shutdownGrace = .seconds(shutdownGrace)
-        // A job claimed ahead waits on its lease: keep half of it for the work after the due time.
-        c.claimAhead = .seconds(min(claimAheadSeconds, leaseSeconds / 2))
+        c.rescueInterval = .seconds(rescueSeconds)
+        c.retention = .seconds(retentionHours * 3600)
+        c.auditRetention = .seconds(auditRetentionDays * 86_400)
         return c
     }
 }
@@ -90,40 +95,34 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = database.bootstrapLogging()
+        // First: everything below takes its metrics from the process's factory when it is built.
+        let prometheus = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(Telemetry.makeFactory(registry: prometheus))
         let environment = ProcessInfo.processInfo.environment
         // One client (and its connections) for every job that asks the broker something.
         let broker = (options.brokerSocket ?? environment["ALFRED_BROKER_SOCKET"]).map {
             BrokerClient(configuration: .init(socketPath: $0))
         }
         let assistant = try AssistantSetup(options: options, broker: broker, logger: logger)
-        // Delivery's statements run on their own small pool (generic plans; see DeliverySQL).
-        let url = try database.database()
-        let deliveryPool = assistant?.delivery == nil ? nil : PostgresClient(
-            // Few: a burst's reads and writes share statements (see PostgresDeliveryStore).
-            configuration: url.preparedStatementsConfiguration(maxConnections: 8),
-            backgroundLogger: { var l = logger; l.logLevel = max(logger.logLevel, .warning); return l }())
-        if options.queues.contains(AssistantKind.pushDeliver.queue), assistant?.delivery == nil {
+        if options.queues.contains(DeliveryKind.pushDeliver.queue), assistant?.delivery == nil {
             // Without a sender every push.deliver job would be discarded as having no handler.
             await assistant?.shutdown()
             throw ValidationError("--queue delivery needs --apns-topic (or APNS_TOPIC), --broker-socket and --data-key-file")
         }
-        let runtime = try WorkerRuntime(database: url, options: options, logger: logger) { client, jobs in
-            var registry = JobRegistry.builtIn()
-            if let broker {
-                // Key rotation: the worker lists connectors by key version (its role may) and asks
-                // the broker to rewrap each one; it never sees a key or a token.
-                registry.register(RewrapJobs.SweepHandler(connectors: PostgresConnectorStore(client: client, logger: logger), jobs: jobs))
-                registry.register(RewrapJobs.RewrapHandler(broker: broker))
-            }
-            // Delete-all runs on every worker; without a broker its revocations are parked for one that has it.
-            let privacy = PostgresPrivacyStore(client: client, logger: logger)
-            registry.register(DeleteAllHandler(store: privacy, revoker: broker.map(BrokerRevoker.init), jobs: jobs))
-            registry.register(RevokeParkedHandler(store: privacy, revoker: broker.map(BrokerRevoker.init)))
-            assistant?.register(in: &registry, client: client, jobs: jobs, deliveryPool: deliveryPool)
-            return registry
+        let worker = WorkerApp(database: try database.database(), configuration: options.configuration,
+                               parts: WorkerParts(broker: broker, assistant: assistant?.parts, delivery: assistant?.deliveryParts),
+                               runtime: .live(logger: logger))
+        var services: [any Service] = [worker]
+        if !options.noMetrics {
+            // Last, so it stops first.
+            services.append(MetricsEndpoint(
+                host: options.metricsHost, port: options.metricsPort, registry: prometheus, logger: logger,
+                ready: { worker.readinessProblem },
+                onListening: { port in logger.info("metrics endpoint listening", metadata: ["alfred.port": "\(port)"]) }))
         }
         do {
-            try await runtime.run(pools: deliveryPool.map { [$0] } ?? [], extraServices: []) { jobs in await assistant?.startPlanner(jobs) }
+            try await ServiceGroup(configuration: .init(services: services.map { .init(service: $0) },
+                                                        gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)).run()
         } catch {
             await assistant?.shutdown()
             throw error
@@ -185,32 +184,20 @@ struct AssistantSetup: Sendable {
         }
     }
 
-    func register(in registry: inout JobRegistry, client: PostgresClient, jobs: PostgresJobStore, deliveryPool: PostgresClient?) {
-        let audit = PostgresAuditStore(client: client, logger: logger)
-        let environment = AssistantEnvironment(
-            store: PostgresAssistantStore(client: client, jobs: jobs, logger: logger), jobs: jobs,
-            readers: GoogleAPIReaders(configuration: google, http: http, tokens: tokens, logger: logger),
-            sealer: sealer, ruleSet: ruleSet,
-            gmailTopic: gmailTopic,
-            audit: audit, logger: logger)
-        environment.register(in: &registry)
-        // A data-key rotation's last step: values sealed under older keys move to the active one.
-        registry.register(DataKeyReseal.Handler(store: PostgresSealedDataStore(client: client, logger: logger), sealer: sealer))
-        if let delivery {
-            // Delivery's own pool: a burst must not queue on the claims' pool. Its audit events go in
-            // the statements that finish notifications.
-            let pool = deliveryPool ?? client
-            registry.register(PushDeliveryHandler(store: PostgresDeliveryStore(client: pool, logger: logger), sender: delivery,
-                                                  sealer: sealer, auditing: true, maxRequestsInFlight: apnsRequestsInFlight))
-        }
+    /// The assistant's part of the worker.
+    var parts: AssistantParts {
+        var parts = AssistantParts(sealer: sealer, google: google, http: http, tokens: tokens)
+        parts.ruleSet = ruleSet
+        parts.gmailTopic = gmailTopic
+        return parts
     }
 
-    /// The planner is one recurring system job; its unique key makes starting it from every worker harmless.
-    func startPlanner(_ jobs: any JobStore) async {
-        do {
-            _ = try await jobs.enqueue([NewJob(kind: AssistantKind.plan, uniqueKey: AssistantKind.plan.name)], onConflict: .keep)
-        } catch {
-            logger.error("could not start the assistant planner", metadata: ["alfred.error": "\(type(of: error))"])
+    /// Delivery's part, when the worker delivers pushes.
+    var deliveryParts: DeliveryParts? {
+        delivery.map {
+            var parts = DeliveryParts(sender: $0, sealer: sealer)
+            parts.requestsInFlight = apnsRequestsInFlight
+            return parts
         }
     }
 
@@ -220,100 +207,3 @@ struct AssistantSetup: Sendable {
     }
 }
 
-extension JobRegistry {
-    /// The kinds every worker can run.
-    static func builtIn() -> JobRegistry {
-        var registry = JobRegistry()
-        registry.register(NoopHandler(clock: ContinuousClock()))
-        return registry
-    }
-}
-
-/// The worker process: a ServiceGroup of the Postgres pool, the wake-up listener, one worker per
-/// queue, the rescuer, pruner and gauges, and (last, so it stops first) the metrics endpoint.
-struct WorkerRuntime {
-    let database: DatabaseURL
-    let options: WorkerOptions
-    let makeRegistry: @Sendable (PostgresClient, PostgresJobStore) -> JobRegistry
-    let logger: Logger
-    let prometheus = PrometheusCollectorRegistry()
-
-    /// - Parameter registry: the kinds this worker runs; handlers may use the worker's pool and store.
-    init(database: DatabaseURL, options: WorkerOptions, logger: Logger,
-         registry: @escaping @Sendable (PostgresClient, PostgresJobStore) -> JobRegistry) throws {
-        self.database = database
-        self.options = options
-        self.makeRegistry = registry
-        self.logger = logger
-        MetricsSystem.bootstrap(Telemetry.makeFactory(registry: prometheus))
-    }
-
-    /// - Parameter pools: more database pools; they start before the workers and stop after them.
-    func run(pools: [any Service] = [], extraServices: [any Service], onStarted: @escaping @Sendable (any JobStore) async -> Void = { _ in }) async throws {
-        // The pool logs every reconnect attempt at info; our own code already logs what an operator needs.
-        var poolLogger = logger
-        poolLogger.logLevel = max(logger.logLevel, .warning)
-        let client = PostgresClient(
-            configuration: database.clientConfiguration(maxConnections: 4 + options.queues.count * 2),
-            backgroundLogger: poolLogger)
-        let store = PostgresJobStore(client: client, logger: logger)
-        let registry = makeRegistry(client, store)
-        let listener = PostgresWakeupListener(database: database, logger: logger)
-        let clock = ContinuousClock()
-        let workers = Set(options.queues).sorted().map { queue in
-            Worker(store: store, registry: registry, wakeups: listener,
-                   configuration: options.workerConfiguration(queue: queue), clock: clock, logger: logger)
-        }
-        var services: [any Service] = [client] + pools + [listener]
-        services += workers
-        services.append(Maintenance.rescuer(store: store, kinds: registry.kinds, interval: .seconds(options.rescueSeconds),
-                                            clock: clock, logger: logger))
-        services.append(Maintenance.pruner(store: store, retention: .seconds(options.retentionHours * 3600),
-                                           interval: .seconds(300), clock: clock, logger: logger))
-        services.append(Maintenance.gauges(store: store, queues: options.queues, interval: .seconds(5),
-                                           clock: clock, logger: logger))
-        let audit = PostgresAuditStore(client: client, logger: logger)
-        let auditRetention = options.auditRetentionDays * 86_400
-        services.append(PeriodicService(name: "audit-prune", interval: .seconds(3600), clock: clock, logger: logger) {
-            while try await audit.prune(before: Date().addingTimeInterval(-auditRetention), limit: 5000) == 5000 {}
-        })
-        let privacy = PostgresPrivacyStore(client: client, logger: logger)
-        services.append(ParkedRevocations.sweeper(privacy: privacy, jobs: store, clock: clock, logger: logger))
-        services.append(PrivacyGauges.sampler(privacy: privacy, clock: clock, logger: logger))
-        services += extraServices
-        services.append(StartupNotice(store: store, logger: logger, onStarted: onStarted))
-        if !options.noMetrics {
-            services.append(MetricsEndpoint(
-                host: options.metricsHost, port: options.metricsPort, registry: prometheus, logger: logger,
-                ready: {
-                    if !listener.isConnected { return "database listener not connected" }
-                    if workers.contains(where: { !$0.isHealthy }) { return "database unreachable" }
-                    return nil
-                },
-                onListening: { port in
-                    logger.info("metrics endpoint listening", metadata: ["alfred.port": "\(port)"])
-                }))
-        }
-        let group = ServiceGroup(configuration: .init(
-            services: services.map { .init(service: $0) },
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger))
-        logger.info("worker starting", metadata: [
-            "alfred.queues": "\(options.queues.joined(separator: ","))", "alfred.concurrency": "\(options.concurrency)",
-            "alfred.database": "\(database)"])
-        try await group.run()
-        logger.info("worker stopped")
-    }
-}
-
-/// Calls `onStarted` once the group is up, then idles until shutdown.
-struct StartupNotice: Service {
-    let store: any JobStore
-    let logger: Logger
-    let onStarted: @Sendable (any JobStore) async -> Void
-
-    func run() async throws {
-        await onStarted(store)
-        try? await gracefulShutdown()
-    }
-}
