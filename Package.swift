@@ -175,7 +175,7 @@ let package = Package(
         ]),
         // The app's HTTP API: server generated from Sources/API/openapi.yaml (the contract).
         .target(name: "API", dependencies: [
-            "AlfredCore", "Assistant", "Sealing", "Privacy", "Store",
+            "AlfredCore", "Assistant", "Sealing", "Privacy", "Store", "JobQueue",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Yams", package: "Yams"),
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -198,12 +198,23 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
-        .target(name: "AlfredTesting", dependencies: [
-            "AlfredCore", "Store", "Attestation",
+        // The pure test kit: a manual clock, seeded randomness, counting metrics, log capture, event
+        // logs, gates and the repository's files. Unit test targets depend on this and nothing else of ours.
+        .target(name: "AlfredTestKit", dependencies: [
+            "AlfredCore",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "CoreMetrics", package: "swift-metrics"),
+        ]),
+        // The cluster kit: a private PostgreSQL, child processes, the tools tests install, services run as
+        // a process runs them, and the `World` every integration and system test is built on.
+        .target(name: "AlfredTestCluster", dependencies: [
+            "AlfredTestKit", "AlfredCore", "Store", "Attestation", "StandIns", "WorkerProcess", "API", "APNs", "Assistant", "Delivery",
+            "Sealing", "JobQueue", "GoogleAPI", "Urgency", "Privacy", "BrokerClient", "TokenBroker", "KeyService", "KeyServiceClient", "LocalIPC",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -218,7 +229,7 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
-        // Production executables, one per role. None links AlfredTesting or StandIns (OpsTests checks).
+        // Production executables, one per role. None links a test kit or StandIns (SystemTests checks the built files).
         .executableTarget(name: "alfred", dependencies: [
             "AlfredCore", "CommandSupport", "Store", "JobQueue", "Telemetry", "BrokerClient", "API", "Attestation", "WorkerProcess",
             "GoogleAPI", "Urgency", "Assistant", "Sealing", "Delivery", "APNs", "Privacy",
@@ -251,14 +262,15 @@ let package = Package(
         ]),
         // The development stack: `alfred-dev` (every process, a private Postgres, the stand-ins) and sandboxes.
         .executableTarget(name: "alfred-dev", dependencies: [
-            "AlfredCore", "CommandSupport", "Store", "AlfredTesting", "StandIns", "BrokerClient",             "Assistant", "Sealing", "Delivery",             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "AlfredCore", "CommandSupport", "Store", "AlfredTestCluster", "StandIns", "BrokerClient", "Assistant", "Sealing", "Delivery",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "alfred-bench", dependencies: [
-            "AlfredCore", "Store", "JobQueue", "AlfredTesting", "WorkerProcess", "BrokerClient", "GoogleAPI", "Urgency", "Assistant", "Sealing", "Delivery", "StandIns", "APNs", "Privacy",
+            "AlfredCore", "Store", "JobQueue", "AlfredTestCluster", "WorkerProcess", "BrokerClient", "GoogleAPI", "Urgency", "Assistant", "Sealing", "Delivery", "StandIns", "APNs", "Privacy",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -268,47 +280,61 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "AlfredCoreTests", dependencies: ["AlfredCore", "AlfredTesting"]),
-        .testTarget(name: "StoreTests", dependencies: ["AlfredCore", "Store", "AlfredTesting"]),
-        .testTarget(name: "JobQueueTests", dependencies: ["AlfredCore", "Store", "JobQueue", "AlfredTesting", "Telemetry"]),
-        .testTarget(name: "AlfredCLITests", dependencies: ["AlfredCore", "Store", "AlfredTesting",
-            .product(name: "PostgresNIO", package: "postgres-nio")]),
-        .testTarget(name: "KeyServiceTests", dependencies: ["KeyService", "KeyServiceClient", "Attestation", "AlfredCore", "AlfredTesting",
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "Logging", package: "swift-log"),]),
-        .testTarget(name: "StandInsTests", dependencies: ["StandIns", "AlfredTesting", "API",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        .testTarget(name: "TokenBrokerTests", dependencies: ["TokenBroker", "BrokerClient", "KeyServiceClient", "Attestation", "LocalIPC", "AlfredCore", "KeyService", "Store", "AlfredTesting", "StandIns", "JobQueue", "Privacy",
-            .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]),
-        .testTarget(name: "UrgencyTests", dependencies: ["Urgency", "AlfredCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "GoogleAPITests", dependencies: ["GoogleAPI", "StandIns", "AlfredCore", "AlfredTesting",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "CoreMetrics", package: "swift-metrics")]),
-        .testTarget(name: "APNsTests", dependencies: ["APNs", "AlfredCore", "AlfredTesting",
-            .product(name: "NIOHTTP2", package: "swift-nio-http2"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio")]),
-        .testTarget(name: "OpsTests", dependencies: ["AlfredTesting"]),
-        .testTarget(name: "APITests", dependencies: ["API", "AlfredCore", "AlfredTesting", "Store", "StandIns", "Assistant", "Sealing", "Delivery", "Privacy",
-            "JobQueue", "TokenBroker", "BrokerClient", "KeyServiceClient", "Attestation", "KeyService",
-            .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "Yams", package: "Yams"),]),
-        .testTarget(name: "AssistantTests", dependencies: ["Assistant", "Sealing", "Delivery", "GoogleAPI", "Urgency", "StandIns", "Store", "JobQueue", "Privacy",
-            "AlfredCore", "AlfredTesting", "TokenBroker", "BrokerClient", "KeyServiceClient", "Attestation", "APNs",
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+        // Unit tier (`bash .ci/fast`): each module's tests with the pure kit only. Nothing here can reach
+        // Postgres, a child process or a server (SystemTests' PackageLayoutTests checks), so the tier is
+        // fast by construction: every test target not named *IntegrationTests or SystemTests.
+        unitTests("AlfredCoreTests", ["AlfredCore"]),
+        unitTests("AlfredTestKitTests", []),
+        unitTests("UrgencyTests", ["Urgency", "AlfredCore"], exclude: ["Fixtures", "Corpus"]),
+        unitTests("APNsTests", ["APNs", "AlfredCore", .product(name: "Crypto", package: "swift-crypto"),
+                                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP2", package: "swift-nio-http2")]),
+        unitTests("JobQueueTests", ["JobQueue", "AlfredCore"]),
+        unitTests("GoogleAPITests", ["GoogleAPI", "AlfredCore", .product(name: "AsyncHTTPClient", package: "async-http-client")]),
+        unitTests("AttestationTests", ["Attestation", .product(name: "Crypto", package: "swift-crypto")]),
+        unitTests("KeyServiceTests", ["KeyService", "KeyServiceClient", "Attestation", "AlfredCore", .product(name: "Crypto", package: "swift-crypto")]),
+        unitTests("SealingTests", ["Sealing", "AlfredCore"]),
+        unitTests("AssistantTests", ["Assistant", "Delivery", "Sealing", "AlfredCore"]),
+        unitTests("DeliveryTests", ["Delivery"]),
+        unitTests("StoreTests", ["Store", "AlfredCore", .product(name: "Logging", package: "swift-log")]),
+        unitTests("PrivacyTests", ["Privacy", "JobQueue", "AlfredCore", .product(name: "Logging", package: "swift-log")]),
+        unitTests("TokenBrokerTests", ["TokenBroker", "BrokerClient", "KeyServiceClient", "Attestation", "LocalIPC", "AlfredCore"]),
+        unitTests("StandInsTests", ["StandIns", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                                    .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")]),
+        unitTests("OpsTests", []),
+        // Integration tier: a module with Postgres, the stand-ins on real sockets and in-process services,
+        // built on the cluster kit's `World`.
+        integrationTests("StoreIntegrationTests", ["Store", "AlfredCore"]),
+        integrationTests("JobQueueIntegrationTests", ["JobQueue", "Store", "AlfredCore", "WorkerProcess"]),
+        integrationTests("GoogleAPIIntegrationTests", ["GoogleAPI", "StandIns", "AlfredCore"]),
+        integrationTests("APNsIntegrationTests", ["APNs", "StandIns", "AlfredCore", .product(name: "Crypto", package: "swift-crypto"),
+                                                  .product(name: "NIOPosix", package: "swift-nio")]),
+        integrationTests("DeliveryIntegrationTests", ["Delivery", "Assistant", "Sealing", "APNs", "StandIns", "GoogleAPI", "AlfredCore"]),
+        integrationTests("SealingIntegrationTests", ["Sealing", "Assistant", "Delivery", "JobQueue", "Store", "AlfredCore",
+                                                     .product(name: "NIOFoundationCompat", package: "swift-nio")]),
+        integrationTests("AssistantIntegrationTests", ["Assistant", "Delivery", "Sealing", "Urgency", "JobQueue", "Privacy", "StandIns", "Store",
+                                                       "AlfredCore"]),
+        integrationTests("APIIntegrationTests", ["API", "Assistant", "Delivery", "Sealing", "Privacy", "JobQueue", "StandIns", "Store",
+                                                 "AlfredCore", "WorkerProcess", .product(name: "Yams", package: "Yams")]),
+        integrationTests("TokenBrokerIntegrationTests", ["TokenBroker", "BrokerClient", "KeyService", "KeyServiceClient", "Attestation",
+                                                         "LocalIPC", "JobQueue", "StandIns", "Store", "AlfredCore", "WorkerProcess",
+                                                         .product(name: "NIOPosix", package: "swift-nio")]),
+        integrationTests("KeyServiceIntegrationTests", ["KeyService", "KeyServiceClient", "Attestation", "AlfredCore"]),
+        integrationTests("StandInsIntegrationTests", ["StandIns", "API"]),
+        // System tier: Alfred's own executables as processes (worker, API, broker, key service, attestor,
+        // alfred-dev), Postgres restarts, Prometheus, the chaos run, the built files.
+        integrationTests("SystemTests", ["AlfredCore", "Store", "APNs", "Attestation", "BrokerClient", "KeyServiceClient", "TokenBroker",
+                                         "Privacy", "StandIns", "Assistant", "Delivery", "Sealing"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// A unit test target: the module under test and the pure kit. It cannot start Postgres, a process or
+/// a server, so `bash .ci/fast` (every target but the integration and system ones) is fast by construction.
+func unitTests(_ name: String, _ dependencies: [Target.Dependency], exclude: [String] = []) -> Target {
+    .testTarget(name: name, dependencies: dependencies + ["AlfredTestKit"], exclude: exclude)
+}
+
+/// An integration (or the system) test target: the cluster kit's Postgres, processes, stand-ins and `World`.
+func integrationTests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .testTarget(name: name, dependencies: dependencies + ["AlfredTestCluster"])
+}

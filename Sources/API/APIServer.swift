@@ -5,6 +5,7 @@ import Sealing
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
+import JobQueue
 import Logging
 import Metrics
 import NIOCore
@@ -63,11 +64,13 @@ public struct APIServer: Service {
     ///   - sessionKey: at least 32 random bytes that sign access tokens.
     ///   - broker: the token broker, which exchanges connect codes and revokes connectors.
     ///   - onListening: called with the bound port (useful with port 0).
-    public init(configuration: Configuration, stores: Stores, sealer: HostSealer, sessionKey: [UInt8], http: HTTPClient,
-                broker: (any ConnectorAuthority)? = nil, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }, metrics: any MetricsFactory = MetricsSystem.factory,
-                onListening: @escaping @Sendable (Int) async -> Void = { _ in }) throws {
+    ///   - runtime: its clock (key refetches, rate limits), wall time, metrics factory and logger.
+    public init<C: Clock<Duration>>(configuration: Configuration, stores: Stores, sealer: HostSealer, sessionKey: [UInt8], http: HTTPClient,
+                                    broker: (any ConnectorAuthority)? = nil, runtime: Runtime<C>,
+                                    onListening: @escaping @Sendable (Int) async -> Void = { _ in }) throws {
+        let (logger, now, metrics, clock) = (runtime.logger, runtime.now, runtime.metrics, runtime.clock)
         let tokens = try SessionTokens(keyBytes: sessionKey)
-        let keys = JWKSCache(source: JWKSDownload(url: configuration.appleKeysURL, http: http), clock: ContinuousClock())
+        let keys = JWKSCache(source: JWKSDownload(url: configuration.appleKeysURL, http: http), clock: clock)
         let handler = APIHandler(deps: .init(
             store: stores.api, privacy: stores.privacy, audit: stores.audit, jobs: stores.jobs, sealer: sealer, tokens: tokens,
             apple: AppleIdentityVerifier(configuration: .init(audience: configuration.bundleID, issuer: configuration.appleIssuer)),
@@ -78,7 +81,7 @@ public struct APIServer: Service {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: RequestMetrics(logger: logger, factory: metrics, routes: try RouteTable(openAPI: document)))
         router.add(middleware: AddressRateLimit(limiter: RateLimiter(.init(burst: configuration.addressLimit.burst,
-                                                                              perSecond: configuration.addressLimit.perSecond)),
+                                                                              perSecond: configuration.addressLimit.perSecond), clock: clock),
                                                 trustForwardedFor: configuration.trustForwardedFor))
         router.add(middleware: BodyLimit(limit: Self.bodyLimit))
         router.get("/openapi.json") { _, _ -> Response in
@@ -89,11 +92,11 @@ public struct APIServer: Service {
         var pushVerifier: PushTokenVerifier?
         var pushKeys: (@Sendable (String) async throws -> PushTokenVerifier.PublicKey?)?
         if let push = configuration.gmailPush {
-            let cache = JWKSCache(source: JWKSDownload(url: push.keysURL, http: http), clock: ContinuousClock())
+            let cache = JWKSCache(source: JWKSDownload(url: push.keysURL, http: http), clock: clock)
             pushKeys = { try await cache.key($0) }
             pushVerifier = PushTokenVerifier(audience: push.audience, serviceAccount: push.serviceAccount)
         }
-        let userLimiter = RateLimiter(.init(burst: configuration.userLimit.burst, perSecond: configuration.userLimit.perSecond))
+        let userLimiter = RateLimiter(.init(burst: configuration.userLimit.burst, perSecond: configuration.userLimit.perSecond), clock: clock)
         try handler.registerHandlers(on: router, middlewares: [
             ErrorMapping(logger: logger),
             PushAuthentication(verifier: pushVerifier, keys: pushKeys, now: now, metrics: metrics),

@@ -55,19 +55,19 @@ struct CompactJWS {
     }
 }
 
-enum Base64URL {
-    static func encode(_ bytes: some Sequence<UInt8>) -> String {
+package enum Base64URL {
+    package static func encode(_ bytes: some Sequence<UInt8>) -> String {
         Data(bytes).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
     /// `bytes` random bytes (the system's CSPRNG), base64url: session refresh tokens, connect states,
     /// PKCE verifiers (whose alphabet this is).
-    static func random(bytes: Int) -> String {
+    package static func random(bytes: Int) -> String {
         encode(SymmetricKey(size: SymmetricKeySize(bitCount: bytes * 8)).withUnsafeBytes { Array($0) })
     }
 
-    static func decode(_ text: some StringProtocol) -> Data? {
+    package static func decode(_ text: some StringProtocol) -> Data? {
         guard text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }), text.allSatisfy(\.isASCII) else { return nil }
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }

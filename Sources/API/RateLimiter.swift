@@ -10,17 +10,20 @@ final class RateLimiter: Sendable {
         var perSecond: Double
     }
 
-    private struct Bucket { var tokens: Double; var at: ContinuousClock.Instant }
+    /// `at`: time on the limiter's clock since it was made.
+    private struct Bucket { var tokens: Double; var at: Duration }
     private let buckets = Mutex<[String: Bucket]>([:])
     private let limit: Limit
-    private let now: @Sendable () -> ContinuousClock.Instant
+    private let now: @Sendable () -> Duration
     /// Past this many keys, idle full buckets are dropped (they would refill to `burst` anyway).
     private let maxKeys: Int
 
-    init(_ limit: Limit, maxKeys: Int = 100_000, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+    /// - Parameter clock: refills the buckets (a test's manual clock moves them).
+    init<C: Clock<Duration>>(_ limit: Limit, maxKeys: Int = 100_000, clock: C) {
         self.limit = limit
         self.maxKeys = maxKeys
-        self.now = now
+        let start = clock.now
+        now = { start.duration(to: clock.now) }
     }
 
     /// Takes one token for `key`: nil when allowed, else the whole seconds until one is available.
@@ -28,7 +31,7 @@ final class RateLimiter: Sendable {
         let now = self.now()
         return buckets.withLock { buckets in
             var bucket = buckets[key] ?? Bucket(tokens: limit.burst, at: now)
-            bucket.tokens = min(limit.burst, bucket.tokens + bucket.at.duration(to: now).seconds * limit.perSecond)
+            bucket.tokens = min(limit.burst, bucket.tokens + (now - bucket.at).seconds * limit.perSecond)
             bucket.at = now
             defer {
                 buckets[key] = bucket
@@ -42,9 +45,9 @@ final class RateLimiter: Sendable {
         }
     }
 
-    private static func dropIdle(_ buckets: inout [String: Bucket], now: ContinuousClock.Instant, limit: Limit) {
+    private static func dropIdle(_ buckets: inout [String: Bucket], now: Duration, limit: Limit) {
         buckets = buckets.filter { _, bucket in
-            bucket.tokens + bucket.at.duration(to: now).seconds * limit.perSecond < limit.burst
+            bucket.tokens + (now - bucket.at).seconds * limit.perSecond < limit.burst
         }
     }
 }

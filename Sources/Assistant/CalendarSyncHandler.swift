@@ -78,9 +78,9 @@ struct ReminderPayload: Codable, Sendable {
 }
 
 /// Keys derived from event ids. Keyed hashes: stored in plaintext columns, they reveal nothing.
-enum ReminderKeys {
+package enum ReminderKeys {
     /// One live reminder job per event.
-    static func job(_ sealer: HostSealer, user: UUID, eventID: String) -> String {
+    package static func job(_ sealer: HostSealer, user: UUID, eventID: String) -> String {
         "reminder:" + sealer.keyedHash("reminder-job", user.uuidString, eventID)
     }
 

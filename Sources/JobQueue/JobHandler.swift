@@ -110,6 +110,11 @@ public struct JobRegistry: Sendable {
         }
     }
 
+    /// Adds every kind of `other`; its handler wins where both have one.
+    public mutating func register(contentsOf other: JobRegistry) {
+        entries.merge(other.entries) { _, theirs in theirs }
+    }
+
     public var kinds: [JobKind] { entries.values.map(\.kind).sorted { $0.name < $1.name } }
 
     /// Kinds whose handlers prepare ahead of the due time.

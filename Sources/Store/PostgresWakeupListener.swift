@@ -10,15 +10,43 @@ import Synchronization
 /// shared and recycled). When the connection drops it reconnects with backoff, re-LISTENs, and sends
 /// `.resync` because notifications may have been missed meanwhile. NOTIFY is a hint; the table is the truth.
 public final class PostgresWakeupListener: WakeupSource, Service {
-    private let database: DatabaseURL
+    /// One connection's life: connect, LISTEN (then call `listening`), hand each payload to
+    /// `notification`, until the connection ends (by throwing) or the task is cancelled or shuts down.
+    typealias Session = @Sendable (_ id: Int, _ listening: @escaping @Sendable () -> Void,
+                                   _ notification: @escaping @Sendable (String) -> Void) async throws -> Void
+
+    private let session: Session
     private let logger: Logger
     private let handlers = Mutex<[@Sendable (Wakeup) -> Void]>([])
     private let connected = Mutex(false)
     /// Paces the reconnect backoff.
     private let clock: any Clock<Duration>
 
-    public init(database: DatabaseURL, logger: Logger, clock: any Clock<Duration> = ContinuousClock()) {
-        self.database = database
+    public convenience init(database: DatabaseURL, logger: Logger, clock: any Clock<Duration> = ContinuousClock()) {
+        self.init(logger: logger, clock: clock) { id, listening, notification in
+            let connection = try await PostgresConnection.connect(configuration: database.connectionConfiguration(), id: id, logger: logger)
+            var failure: (any Error)?
+            do {
+                try await withTaskCancellationOrGracefulShutdownHandler {
+                    try await connection.listen(on: JobSQL.channel) { notifications in
+                        listening()
+                        for try await event in notifications { notification(event.payload) }
+                    }
+                } onCancelOrGracefulShutdown: {
+                    connection.close().whenComplete { _ in }
+                }
+            } catch {
+                failure = error
+            }
+            // A connection must be closed before it is released.
+            try? await connection.close()
+            if let failure { throw failure }
+        }
+    }
+
+    /// - Parameter session: how one connection is made and listened on (tests pass one without sockets).
+    init(logger: Logger, clock: any Clock<Duration>, session: @escaping Session) {
+        self.session = session
         self.logger = logger
         self.clock = clock
     }
@@ -34,43 +62,29 @@ public final class PostgresWakeupListener: WakeupSource, Service {
     }
 
     public func run() async throws {
-        var backoff = Duration.milliseconds(100)
+        let backoff = Mutex(Duration.milliseconds(100))
         var connectionID = 0
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             connectionID += 1
             do {
-                let connection = try await PostgresConnection.connect(
-                    configuration: database.connectionConfiguration(), id: connectionID, logger: logger)
-                var failure: (any Error)?
-                do {
-                    try await withTaskCancellationOrGracefulShutdownHandler {
-                        try await connection.listen(on: JobSQL.channel) { notifications in
-                            connected.withLock { $0 = true }
-                            backoff = .milliseconds(100)
-                            deliver(.resync)
-                            for try await notification in notifications {
-                                deliver(Self.parse(notification.payload))
-                            }
-                        }
-                    } onCancelOrGracefulShutdown: {
-                        connection.close().whenComplete { _ in }
-                    }
-                } catch {
-                    failure = error
-                }
-                // A connection must be closed before it is released.
-                try? await connection.close()
-                if let failure { throw failure }
+                try await session(connectionID, { [self] in
+                    connected.withLock { $0 = true }
+                    backoff.withLock { $0 = .milliseconds(100) }
+                    deliver(.resync)
+                }, { [self] payload in deliver(Self.parse(payload)) })
             } catch {
                 if Task.isCancelled || Task.isShuttingDownGracefully { break }
                 logger.warning("wake-up listener lost its connection; reconnecting",
                                metadata: ["alfred.error": "\(String(reflecting: error))",
-                                          "alfred.retry_in": "\(backoff)"])
+                                          "alfred.retry_in": "\(backoff.withLock { $0 })"])
             }
             connected.withLock { $0 = false }
             if Task.isCancelled || Task.isShuttingDownGracefully { break }
-            try? await clock.sleep(for: backoff)
-            backoff = min(backoff * 2, .seconds(5))
+            let pause = backoff.withLock { pause in
+                defer { pause = min(pause * 2, .seconds(5)) }
+                return pause
+            }
+            try? await clock.sleep(for: pause)
         }
     }
 

@@ -27,6 +27,16 @@ final class StatementBatcher<Request: Sendable, Key: Hashable, Response: Sendabl
     private struct State {
         var waiting: [Waiter] = []
         var running = 0
+        /// `waitUntilWaiting` callers: how many waiters each needs.
+        var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+        /// The watchers now satisfied, removed.
+        mutating func satisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
+            let count = waiting.count
+            let ready = watchers.filter { $0.count <= count }.map(\.continuation)
+            watchers.removeAll { $0.count <= count }
+            return ready
+        }
     }
 
     private let state = Mutex(State())
@@ -48,17 +58,30 @@ final class StatementBatcher<Request: Sendable, Key: Hashable, Response: Sendabl
     /// Requests waiting for a statement (tests).
     var waiting: Int { state.withLock { $0.waiting.count } }
 
-    func submit(_ request: Request) async throws -> Response {
-        let turn = await withCheckedContinuation { (continuation: CheckedContinuation<Turn, Never>) in
-            let runNow = state.withLock { state -> Bool in
-                if state.running < maxInFlight {
-                    state.running += 1
-                    return true
-                }
-                state.waiting.append(Waiter(request: request, continuation: continuation))
+    /// Returns once at least `count` requests wait for a statement (tests: no polling, no sleeping).
+    func waitUntilWaiting(atLeast count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                if state.waiting.count >= count { return true }
+                state.watchers.append((count, continuation))
                 return false
             }
+            if now { continuation.resume() }
+        }
+    }
+
+    func submit(_ request: Request) async throws -> Response {
+        let turn = await withCheckedContinuation { (continuation: CheckedContinuation<Turn, Never>) in
+            let (runNow, watchers) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+                if state.running < maxInFlight {
+                    state.running += 1
+                    return (true, [])
+                }
+                state.waiting.append(Waiter(request: request, continuation: continuation))
+                return (false, state.watchers.isEmpty ? [] : state.satisfiedWatchers())
+            }
             if runNow { continuation.resume(returning: .run) }
+            for watcher in watchers { watcher.resume() }
         }
         switch turn {
         case .answered(let result): return try result.get()

@@ -201,10 +201,11 @@ public final class WorkerApp<C: Clock<Duration>>: Service, Sendable {
         }
         self.workers = workers
 
+        // Started together; stopped in reverse: the workers first (stop claiming, let running jobs
+        // finish within the grace), then the maintenance loops, then the listener and the pools.
         var services: [any Service] = [client]
         if let deliveryPool { services.append(deliveryPool) }
         services.append(listener)
-        services += workers as [any Service]
         services.append(Maintenance.rescuer(store: jobs, kinds: registry.kinds, interval: configuration.rescueInterval, runtime: runtime))
         services.append(Maintenance.pruner(store: jobs, retention: configuration.retention, interval: .seconds(300), runtime: runtime))
         services.append(Maintenance.gauges(store: jobs, queues: configuration.queues, interval: .seconds(5), runtime: runtime))
@@ -216,6 +217,7 @@ public final class WorkerApp<C: Clock<Duration>>: Service, Sendable {
         services.append(ParkedRevocations.sweeper(privacy: privacy, jobs: jobs, runtime: runtime))
         services.append(PrivacyGauges.sampler(privacy: privacy, runtime: runtime))
         if parts.assistant?.startPlanner == true { services.append(PlannerStart(jobs: jobs, logger: logger)) }
+        services += workers as [any Service]
         self.services = services
     }
 
@@ -226,8 +228,8 @@ public final class WorkerApp<C: Clock<Duration>>: Service, Sendable {
         return nil
     }
 
-    /// Runs until graceful shutdown (or cancellation): pools first, workers after them, maintenance
-    /// last; stopping goes the other way round, so running jobs finish before their pool closes.
+    /// Runs until graceful shutdown (or cancellation). On shutdown the workers hear it first, so they
+    /// stop claiming at once, however long a maintenance loop's statement takes; their pools close last.
     public func run() async throws {
         let logger = runtime.logger
         logger.info("worker starting", metadata: [

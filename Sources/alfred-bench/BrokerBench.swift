@@ -1,5 +1,5 @@
 import AlfredCore
-import AlfredTesting
+import AlfredTestCluster
 import ArgumentParser
 import AsyncHTTPClient
 import Crypto
@@ -122,7 +122,7 @@ struct BrokerStack {
         let attestorSocket = folder.appendingPathComponent("attestor.sock").path
         let brokerBinary = try siblingExecutable("alfred-broker", of: binary)
         let keyBinary = try siblingExecutable("alfred-key-service", of: binary)
-        let initialized = try await AlfredTesting.run(keyBinary, ["init", "--dir", keys, "--attestor-dir", attestorDir,
+        let initialized = try await AlfredTestCluster.run(keyBinary, ["init", "--dir", keys, "--attestor-dir", attestorDir,
                                                                   "--broker-executable", brokerBinary])
         guard initialized.code == 0 else { throw ValidationError("alfred-key-service init failed: \(initialized.output)") }
         let keyService = try ChildProcess(keyBinary, ["serve", "--dir", keys, "--socket", keySocket, "--log-level", "error"])

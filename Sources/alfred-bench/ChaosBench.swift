@@ -1,5 +1,5 @@
 import AlfredCore
-import AlfredTesting
+import AlfredTestCluster
 import APNs
 import ArgumentParser
 import AsyncHTTPClient
@@ -75,7 +75,7 @@ struct ChaosBench: AsyncParsableCommand {
         try fleet.add("google", dev, ["sandbox", "google", "--port", "\(googlePort)", "--scenario", path("scenario.json"), "--log-level", "error"])
         try fleet.add("apns", dev, ["sandbox", "apns", "--port", "\(apnsPort)", "--team-id", Self.teamID, "--key", "\(Self.keyID)=\(path("apns.p8"))",
                                     "--ca-out", path("apns-ca.pem"), "--log-level", "error"])
-        let init_ = try await AlfredTesting.run(try siblingExecutable("alfred-key-service", of: alfredPath), [
+        let init_ = try await AlfredTestCluster.run(try siblingExecutable("alfred-key-service", of: alfredPath), [
             "init", "--dir", path("keys"), "--attestor-dir", path("attestor"), "--broker-executable", try siblingExecutable("alfred-broker", of: alfredPath)])
         guard init_.code == 0 else { throw ValidationError("alfred-key-service init failed: \(init_.output)") }
         try fleet.add("keys", try siblingExecutable("alfred-key-service", of: alfredPath),

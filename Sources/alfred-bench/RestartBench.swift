@@ -1,5 +1,5 @@
 import AlfredCore
-import AlfredTesting
+import AlfredTestCluster
 import ArgumentParser
 import Foundation
 import Logging

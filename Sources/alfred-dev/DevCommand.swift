@@ -1,5 +1,5 @@
 import AlfredCore
-import AlfredTesting
+import AlfredTestCluster
 import ArgumentParser
 import Assistant
 import Delivery
@@ -203,7 +203,7 @@ struct DevConductor: Service {
         // the alfred-broker executable's measurement; the attestor, alone holding the authority key,
         // measures the broker process and signs its evidence.
         let keysDir = demo.path("keys"), attestorDir = demo.path("attestor")
-        let initialized = try await AlfredTesting.run(keyService, ["init", "--dir", keysDir, "--attestor-dir", attestorDir,
+        let initialized = try await AlfredTestCluster.run(keyService, ["init", "--dir", keysDir, "--attestor-dir", attestorDir,
                                                                    "--broker-executable", brokerBinary])
         guard initialized.code == 0 else { throw ValidationError("alfred-key-service init failed:\n\(initialized.output)") }
         _ = try start("keys", keyService, ["serve", "--dir", keysDir, "--socket", demo.path("keys.sock")])

@@ -7,6 +7,7 @@ import Delivery
 import Sealing
 import AsyncHTTPClient
 import Foundation
+import JobQueue
 import Logging
 import PostgresNIO
 import ServiceLifecycle
@@ -99,7 +100,7 @@ struct APICommand: AsyncParsableCommand {
             configuration: configuration,
             stores: .init(api: PostgresAPIStore(client: pool, logger: logger), privacy: PostgresPrivacyStore(client: pool, logger: logger),
                           audit: PostgresAuditStore(client: pool, logger: logger), jobs: jobs),
-            sealer: sealer, sessionKey: sessionKey, http: HTTPClient.shared, broker: broker, logger: logger,
+            sealer: sealer, sessionKey: sessionKey, http: HTTPClient.shared, broker: broker, runtime: .live(logger: logger),
             onListening: { port in
                 // Printed for scripts and tests that start the API on port 0.
                 FileHandle.standardOutput.write(Data("alfred api listening on http://\(listenHost):\(port)\n".utf8))

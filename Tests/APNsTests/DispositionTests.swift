@@ -1,5 +1,4 @@
 import APNs
-import AsyncHTTPClient
 import NIOCore
 import NIOHTTP2
 import Foundation

@@ -1,5 +1,5 @@
 import AlfredCore
-import AlfredTesting
+import AlfredTestKit
 import APNs
 import Crypto
 import Foundation

@@ -1,4 +1,4 @@
-import AlfredTesting
+import AlfredTestKit
 import AlfredCore
 import Synchronization
 import Testing

@@ -1,5 +1,5 @@
 import AlfredCore
-import AlfredTesting
+import AlfredTestKit
 import AsyncHTTPClient
 import Foundation
 @testable import GoogleAPI

@@ -1,3 +1,4 @@
+import AlfredTestKit
 import Crypto
 import Foundation
 import Testing
@@ -19,7 +20,7 @@ import Testing
         let ring = ring()
         let (dataKey, wrapped) = try ring.generateDataKey(for: context)
         let envelope = try TokenEnvelope.seal(token, context: context, dataKey: dataKey, wrappedDataKey: wrapped)
-        #expect(!envelope.containsSubsequence(token), "no plaintext in the stored bytes")
+        #expect(!envelope.contains(bytes: token), "no plaintext in the stored bytes")
         let unwrapped = try ring.unwrap(try TokenEnvelope.wrappedDataKey(in: envelope), for: context)
         #expect(try TokenEnvelope.open(envelope, context: context, dataKey: unwrapped) == token)
     }
@@ -84,12 +85,5 @@ import Testing
         #expect(ring.active == ["kek-main": 2])
         let (dataKey, wrapped) = try ring.generateDataKey(for: context)
         #expect(try ring.unwrap(wrapped, for: context).withUnsafeBytes { Array($0) } == dataKey.withUnsafeBytes { Array($0) })
-    }
-}
-
-extension Array where Element == UInt8 {
-    func containsSubsequence(_ needle: [UInt8]) -> Bool {
-        guard needle.count <= count else { return false }
-        return (0...(count - needle.count)).contains { Array(self[$0..<($0 + needle.count)]) == needle }
     }
 }

@@ -1,30 +1,13 @@
+import AlfredTestKit
 import Foundation
 import Testing
 
 /// The Grafana dashboard: valid JSON for a current Grafana, a Prometheus data source variable, and
 /// only names that exist.
 @Suite(.timeLimit(.minutes(5))) struct DashboardTests {
-    struct Query { let panel: String; let expr: String }
-
-    static func json() throws -> [String: Any] {
-        let data = try Data(contentsOf: OpsFiles.url(OpsFiles.dashboard))
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "the dashboard is not a JSON object")
-    }
-
-    static func panels() throws -> [[String: Any]] {
-        func flatten(_ panels: [[String: Any]]) -> [[String: Any]] {
-            panels.flatMap { [$0] + flatten($0["panels"] as? [[String: Any]] ?? []) }
-        }
-        return flatten(try json()["panels"] as? [[String: Any]] ?? [])
-    }
-
-    static func queries() throws -> [Query] {
-        try panels().flatMap { panel in
-            (panel["targets"] as? [[String: Any]] ?? []).compactMap { target in
-                (target["expr"] as? String).map { Query(panel: panel["title"] as? String ?? "?", expr: $0) }
-            }
-        }
-    }
+    static func json() throws -> [String: Any] { try OpsFiles.dashboardJSON() }
+    static func panels() throws -> [[String: Any]] { try OpsFiles.dashboardPanels() }
+    static func queries() throws -> [OpsFiles.DashboardQuery] { try OpsFiles.dashboardQueries() }
 
     @Test func isAGrafanaDashboardWithAPrometheusVariable() throws {
         let dashboard = try Self.json()

@@ -1,3 +1,4 @@
+import AlfredTestKit
 import Foundation
 import Testing
 

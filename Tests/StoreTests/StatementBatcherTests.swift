@@ -1,4 +1,4 @@
-import AlfredTesting
+import AlfredTestKit
 import Synchronization
 import Testing
 @testable import Store
@@ -17,25 +17,29 @@ import Testing
         var all: [String: Bool] { results.withLock { $0 } }
     }
 
-    /// `first` holds the first statement until the test opens it.
-    private func batcher(first: Gate, maxInFlight: Int = 1, statements: Statements) -> StatementBatcher<String, String, String> {
+    /// `first` holds the first statement until the test opens it; `started` opens when it runs.
+    private func batcher(first: Gate, started: Gate = Gate(), maxInFlight: Int = 1,
+                         statements: Statements) -> StatementBatcher<String, String, String> {
         StatementBatcher(maxBatch: 500, maxInFlight: maxInFlight, key: { String($0.prefix { $0 != "#" }) }) { batch in
             let isFirst = statements.all.isEmpty
             statements.ran(batch)
-            if isFirst { await first.wait() }
+            if isFirst {
+                started.open()
+                await first.wait()
+            }
             if batch.contains("bad") { throw StoreError.unexpected("bad request") }
             return batch.map { "answer to \($0)" }
         }
     }
 
     @Test func whatArrivesWhileAStatementRunsSharesTheNextAndEveryoneGetsTheirOwnAnswer() async throws {
-        let gate = Gate(), statements = Statements()
-        let batcher = batcher(first: gate, statements: statements)
+        let gate = Gate(), started = Gate(), statements = Statements()
+        let batcher = batcher(first: gate, started: started, statements: statements)
         try await withThrowingTaskGroup(of: (String, String).self) { group in
             group.addTask { ("r0", try await batcher.submit("r0")) }
-            #expect(try await eventually(timeout: .seconds(30)) { statements.all.count == 1 })
+            await started.wait()
             for index in 1...99 { group.addTask { ("r\(index)", try await batcher.submit("r\(index)")) } }
-            #expect(try await eventually(timeout: .seconds(30)) { batcher.waiting == 99 })
+            await batcher.waitUntilWaiting(atLeast: 99)
             gate.open()
             for try await (request, answer) in group { #expect(answer == "answer to \(request)") }
         }
@@ -43,13 +47,13 @@ import Testing
     }
 
     @Test func requestsWithTheSameKeyNeverShareAStatement() async throws {
-        let gate = Gate(), statements = Statements()
-        let batcher = batcher(first: gate, statements: statements)
+        let gate = Gate(), started = Gate(), statements = Statements()
+        let batcher = batcher(first: gate, started: started, statements: statements)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { _ = try await batcher.submit("hold") }
-            #expect(try await eventually(timeout: .seconds(30)) { statements.all.count == 1 })
+            await started.wait()
             for request in ["push-a#1", "push-a#2", "push-b#1"] { group.addTask { _ = try await batcher.submit(request) } }
-            #expect(try await eventually(timeout: .seconds(30)) { batcher.waiting == 3 })
+            await batcher.waitUntilWaiting(atLeast: 3)
             gate.open()
             try await group.waitForAll()
         }
@@ -60,19 +64,19 @@ import Testing
     }
 
     @Test func aBadRequestFailsOnlyItselfAndTheOthersAreAnswered() async throws {
-        let gate = Gate(), statements = Statements()
-        let batcher = batcher(first: gate, statements: statements)
+        let gate = Gate(), started = Gate(), statements = Statements()
+        let batcher = batcher(first: gate, started: started, statements: statements)
         let results = Outcomes()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { _ = try? await batcher.submit("hold") }
-            _ = try? await eventually(timeout: .seconds(30)) { statements.all.count == 1 }
+            await started.wait()
             for request in ["good-1", "bad", "good-2"] {
                 group.addTask {
                     let ok = (try? await batcher.submit(request)) != nil
                     results.set(request, ok)
                 }
             }
-            _ = try? await eventually(timeout: .seconds(30)) { batcher.waiting == 3 }
+            await batcher.waitUntilWaiting(atLeast: 3)
             gate.open()
         }
         #expect(results.all == ["good-1": true, "bad": false, "good-2": true])

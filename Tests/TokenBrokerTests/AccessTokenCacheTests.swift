@@ -1,5 +1,5 @@
 import AlfredCore
-import AlfredTesting
+import AlfredTestKit
 import Foundation
 import Synchronization
 import Testing

@@ -1,0 +1,30 @@
+import AlfredCore
+import AlfredTestCluster
+@testable import API
+import Foundation
+import Testing
+
+/// An independent client tests the contract: schemathesis (from PyPI) generates requests from
+/// `/openapi.json` (valid ones and deliberately invalid ones) and runs every one of its checks on the
+/// answers, against the live server with a real session.
+@Suite(.timeLimit(.minutes(10))) struct ContractTests {
+    @Test func schemathesisFindsNoFailureWithEveryCheckOn() async throws {
+        let schemathesis = try await Self.schemathesis()
+        try await APIWorld(google: GoogleSide()).run { w in
+            let session = try await w.signIn()
+            let (code, output) = try await run(schemathesis, [
+                "run", "\(w.base)/openapi.json", "--url", w.base,
+                "--checks", "all",
+                "--header", "Authorization: Bearer \(session.access)",
+                // Logout would end the session the run uses; SessionTests covers it.
+                "--exclude-operation-id", "logout",
+                "--phases", "examples,coverage,fuzzing",
+                "--max-examples", "25", "--seed", "20261125", "--workers", "1",
+            ])
+            #expect(code == 0, "\(output.suffix(6000))")
+        }
+    }
+
+    /// The venv's `schemathesis` (Tests/conformance/bootstrap_venv.sh creates it once).
+    static func schemathesis() async throws -> String { try await ConformanceVenv.executable("schemathesis") }
+}

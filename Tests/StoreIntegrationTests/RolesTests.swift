@@ -1,0 +1,94 @@
+import AlfredTestCluster
+import Foundation
+import Logging
+import PostgresNIO
+import Testing
+@testable import Store
+
+/// Boundary A, enforced by Postgres itself: the worker role cannot read refresh-token ciphertext.
+@Suite(.timeLimit(.minutes(5))) struct RolesTests {
+    func connect(_ url: DatabaseURL, as role: String) -> DatabaseURL {
+        var url = url
+        url.username = role
+        return url
+    }
+
+    @Test func workerRoleIsDeniedTheRefreshTokenColumnAndBrokerRoleIsNot() async throws {
+        let url = try await TestDatabase.fresh()
+        let logger = TestDatabase.quietLogger
+        try await TestDatabase.withClient(url) { owner in
+            _ = try await owner.query("""
+                INSERT INTO users (id) VALUES ('00000000-0000-0000-0000-00000000000a');
+                """, logger: logger).collect()
+            _ = try await owner.query("""
+                INSERT INTO connectors (id, user_id, provider, scopes, refresh_token_ciphertext, token_key_id, status)
+                VALUES ('00000000-0000-0000-0000-00000000000b', '00000000-0000-0000-0000-00000000000a', 'google',
+                        '{calendar.readonly}', '\\x0102', 'kek-main', 'ACTIVE')
+                """, logger: logger).collect()
+        }
+        try await TestDatabase.withClient(connect(url, as: "alfred_worker")) { worker in
+            let status = try await worker.query("SELECT status FROM connectors", logger: logger).collect()
+            #expect(status.count == 1, "the worker may see that a connector exists")
+            let error = await #expect(throws: PSQLError.self) {
+                _ = try await worker.query("SELECT refresh_token_ciphertext FROM connectors", logger: logger).collect()
+            }
+            #expect(error?.serverInfo?[.sqlState] == "42501", "insufficient_privilege")
+            #expect(error?.serverInfo?[.message]?.contains("permission denied") == true)
+            await #expect(throws: PSQLError.self) {
+                _ = try await worker.query("SELECT * FROM connectors", logger: logger).collect()
+            }
+            await #expect(throws: PSQLError.self) {
+                _ = try await worker.query("UPDATE connectors SET refresh_token_ciphertext = '\\x00'", logger: logger).collect()
+            }
+            // Least privilege (migration 0008): deleting users or connectors, or changing a connector's
+            // status, is the broker's or delete-all's (a SECURITY DEFINER function), never the worker's.
+            for statement: PostgresQuery in [
+                "DELETE FROM users", "DELETE FROM connectors", "UPDATE connectors SET status = 'REVOKED'",
+                "UPDATE connectors SET revoked_at = now()",
+            ] {
+                let refused = await #expect(throws: PSQLError.self) { _ = try await worker.query(statement, logger: logger).collect() }
+                #expect(refused?.serverInfo?[.sqlState] == "42501", "\(statement.sql): insufficient_privilege")
+            }
+            let still = try await worker.query("SELECT count(*)::int FROM connectors WHERE status = 'ACTIVE'", logger: logger)
+                .collect().first?.decode(Int.self)
+            #expect(still == 1)
+        }
+        try await TestDatabase.withClient(connect(url, as: "alfred_broker")) { broker in
+            let rows = try await broker.query("SELECT refresh_token_ciphertext FROM connectors", logger: logger).collect()
+            #expect(rows.count == 1)
+            await #expect(throws: PSQLError.self, "the broker sees no jobs") {
+                _ = try await broker.query("SELECT count(*) FROM jobs", logger: logger).collect()
+            }
+        }
+    }
+
+    /// Export runs as either role (the API's, and the worker's for `alfred privacy export`): both
+    /// may read that a watched or relayed mailbox exists, and the export never shows its hash.
+    @Test func exportListsWatchedAndRelayedMailboxesAsEitherRoleWithoutTheirHashes() async throws {
+        let url = try await TestDatabase.fresh()
+        let logger = TestDatabase.quietLogger
+        let user = UUID(uuidString: "00000000-0000-0000-0000-00000000001a")!
+        try await TestDatabase.withClient(url) { owner in
+            _ = try await owner.query("INSERT INTO users (id) VALUES (\(user))", logger: logger).collect()
+            _ = try await owner.query("""
+                INSERT INTO connectors (id, user_id, provider, scopes, refresh_token_ciphertext, token_key_id, status)
+                VALUES ('00000000-0000-0000-0000-00000000001b', \(user), 'google', '{gmail.metadata}', '\\x0102', 'kek-main', 'ACTIVE');
+                """, logger: logger).collect()
+            _ = try await owner.query("""
+                INSERT INTO gmail_watches (connector_id, user_id, address_hash, expires_at)
+                VALUES ('00000000-0000-0000-0000-00000000001b', \(user), 'hash-of-the-watched-address', now() + interval '7 days')
+                """, logger: logger).collect()
+            _ = try await owner.query("INSERT INTO relay_mailboxes (user_id, address_hash) VALUES (\(user), 'hash-of-the-relayed-address')",
+                                      logger: logger).collect()
+        }
+        for role in ["alfred_api", "alfred_worker"] {
+            let json = try await TestDatabase.withClient(connect(url, as: role)) { client in
+                try await PostgresPrivacyStore(client: client, logger: logger).export(userID: user)
+            }
+            let export = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            #expect((export["gmail_watches"] as? [[String: Any]])?.count == 1, "\(role): \(json)")
+            #expect((export["relay_mailbox"] as? [String: Any])?["address"] as? String == "kept only as a keyed hash", "\(role)")
+            #expect(!json.contains("hash-of-the"), "\(role): \(json)")
+        }
+    }
+}
