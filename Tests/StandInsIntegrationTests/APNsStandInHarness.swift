@@ -69,19 +69,9 @@ struct APNsHarness {
         return TestHTTP.client(configuration)
     }
 
-    // MARK: Provider tokens, minted here independently of Sources/APNs
-
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
     static func jwt(key: P256.Signing.PrivateKey = signingKey, keyID: String = keyID, teamID: String = teamID,
                     issuedAt: Date = pinned, alg: String = "ES256") throws -> String {
-        let header = base64URL(Data(#"{"alg":"\#(alg)","kid":"\#(keyID)"}"#.utf8))
-        let claims = base64URL(Data(#"{"iss":"\#(teamID)","iat":\#(Int(issuedAt.timeIntervalSince1970))}"#.utf8))
-        let signature = try key.signature(for: Data("\(header).\(claims)".utf8))
-        return "\(header).\(claims).\(base64URL(signature.rawRepresentation))"
+        try APNsStandIn.providerToken(key: key, keyID: keyID, teamID: teamID, issuedAt: issuedAt, alg: alg)
     }
 
     // MARK: HTTP

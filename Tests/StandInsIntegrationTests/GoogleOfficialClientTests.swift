@@ -11,7 +11,7 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct GoogleOfficialClientTests {
     static let conformance = Repository.url("Tests/conformance")
 
-    static let configuration = H.dataConfiguration(
+    static let configuration = GoogleServer.dataConfiguration(
         events: [
             .init(id: "evt-board", summary: "Board sync", location: "Room 4.12", startInMinutes: 20, durationMinutes: 30,
                   selfResponse: "accepted", attendees: [.init(email: "grace@example.com", responseStatus: "accepted")],
@@ -37,8 +37,8 @@ import Testing
         // The script picks its window from the wall clock, as a production client does; the stand-in
         // is pinned to the current minute so the expected instance ids are known here.
         let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60)
-        try await H.with(Self.configuration, clock: StandInClock(now: { start })) { google in
-            let token = try google.token([H.calendarReadonly, H.gmailMetadata])
+        try await GoogleServer.with(Self.configuration, clock: StandInClock(now: { start })) { google in
+            let token = try google.token([GoogleServer.calendarReadonly, GoogleServer.gmailMetadata])
             let run = try await ChildProcess.run(python, [Self.script("google_client_check.py"), google.baseURL, token])
             try #require(run.status == 0, "google_client_check.py failed (\(run.status)):\n\(run.stderr)\n\(run.stdout)")
             let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
@@ -69,14 +69,14 @@ import Testing
             ])
             // Seeds arrive oldest first: history after the older unread one holds the newer one.
             #expect(gmail["historyMessageIds"] as? [String] == ["18c3a5f2b7e9d101"])
-            #expect((gmail["profile"] as? [String: Any])?["emailAddress"] as? String == H.email)
+            #expect((gmail["profile"] as? [String: Any])?["emailAddress"] as? String == GoogleServer.email)
             #expect((gmail["watch"] as? [String: Any])?["historyId"] as? String == gmail["historyId"] as? String)
             let notFound = try #require(gmail["notFound"] as? [String: Any])
             #expect(notFound["status"] as? Int == 404 && notFound["reason"] as? String == "notFound")
             #expect(notFound["message"] as? String == "Requested entity was not found.")
 
             // The client's own traffic passes the discovery-document check for both APIs ...
-            let recorded = try await google.send(.GET, "/_fake/requests").body
+            let recorded = try await google.get("/_fake/requests")
             #expect(recorded.contains("/calendar/v3/calendars/primary/events") && recorded.contains("/gmail/v1/users/me/watch"))
             for api in ["calendar", "gmail"] {
                 let check = try await Self.checkRequests(python, api: api, json: recorded)
@@ -182,7 +182,7 @@ enum ChildProcess {
                 try process.run()
             } catch {
                 process.terminationHandler = nil
-                continuation.resume(throwing: HarnessError("cannot start \(executable): \(error)"))
+                continuation.resume(throwing: WorldError("cannot start \(executable): \(error)"))
             }
         }
         return Result(status: status,

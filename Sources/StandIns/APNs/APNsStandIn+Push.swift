@@ -6,21 +6,21 @@ import NIOCore
 import NIOHTTP2
 
 /// Hummingbird's request context plus the channel, which an injected reset closes.
-struct APNsRequestContext: RequestContext {
-    var coreContext: CoreRequestContextStorage
+package struct APNsRequestContext: RequestContext {
+    package var coreContext: CoreRequestContextStorage
     let channel: any Channel
 
-    init(source: ApplicationRequestContextSource) {
+    package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         channel = source.channel
     }
 }
 
 /// Sends `/_fake/…` to the control plane and everything else to the APNs emulation.
-struct APNsResponder: HTTPResponder {
+package struct APNsResponder: HTTPResponder {
     let standIn: APNsStandIn
 
-    func respond(to request: Request, context: APNsRequestContext) async throws -> Response {
+    package func respond(to request: Request, context: APNsRequestContext) async throws -> Response {
         if request.uri.path.hasPrefix(APNsStandIn.controlPrefix) { return await standIn.control(request) }
         return try await standIn.push(request, channel: context.channel)
     }

@@ -81,6 +81,23 @@ public final class APNsStandIn: Service, Sendable {
         listener.fail(StandInError(.notRunning, "APNs stand-in on \(address) has stopped; run() it again"))
     }
 
+    /// What `run()` serves, for the stand-in's own tests to drive without a socket.
+    package func makeResponder() -> APNsResponder { APNsResponder(standIn: self) }
+
+    /// A provider token as a well-behaved client makes it (ES256 over `{"alg","kid"}.{"iss","iat"}`),
+    /// minted here independently of the production signer so the stand-in's checks are tested on their own.
+    public static func providerToken(key: P256.Signing.PrivateKey, keyID: String, teamID: String, issuedAt: Date,
+                                     alg: String = "ES256") throws -> String {
+        func base64URL(_ data: Data) -> String {
+            data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+        let header = base64URL(Data(#"{"alg":"\#(alg)","kid":"\#(keyID)"}"#.utf8))
+        let claims = base64URL(Data(#"{"iss":"\#(teamID)","iat":\#(Int(issuedAt.timeIntervalSince1970))}"#.utf8))
+        let signature = try key.signature(for: Data("\(header).\(claims)".utf8))
+        return "\(header).\(claims).\(base64URL(signature.rawRepresentation))"
+    }
+
     /// The bound port, once `run()` is listening (waits for it; cancellable). Throws if it failed or stopped.
     public func boundPort() async throws -> Int {
         try await listener.wait()

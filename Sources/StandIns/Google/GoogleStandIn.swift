@@ -57,6 +57,17 @@ public final class GoogleStandIn: Service, Sendable {
     public func run() async throws {
         let configuration = scenario.withLock { $0 }
         boundPort.rearm()
+        let router = makeRouter()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await self.runPushes() }
+            defer { group.cancelAll() }
+            try await boundPort.serve(router, host: configuration.host, port: configuration.port, name: "Google stand-in", logger: logger)
+        }
+    }
+
+    /// Every route, behind the traffic middleware (faults, recordings, logs): what `run()` serves, and
+    /// what the stand-in's own tests drive without a socket.
+    package func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: TrafficMiddleware(faults: faults, recorder: recorder, clock: clock,
                                                 latencyClock: latencyClock, logger: logger))
@@ -65,11 +76,7 @@ public final class GoogleStandIn: Service, Sendable {
         addGmailRoutes(to: router)
         addControlRoutes(to: router)
         addPubSubRoutes(to: router)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await self.runPushes() }
-            defer { group.cancelAll() }
-            try await boundPort.serve(router, host: configuration.host, port: configuration.port, name: "Google stand-in", logger: logger)
-        }
+        return router
     }
 
     /// The bound port, once `run()` is listening (waits for it; cancellable). Throws if it failed or stopped.

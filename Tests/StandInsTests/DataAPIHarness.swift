@@ -30,7 +30,7 @@ extension GoogleHarness {
 
     /// A pinned-clock stand-in seeded with `configuration`.
     static func withData(_ configuration: GoogleStandIn.Configuration, latencyClock: any Clock<Duration> = ContinuousClock(),
-                         _ body: (GoogleHarness) async throws -> Void) async throws {
+                         _ body: @Sendable (GoogleHarness) async throws -> Void) async throws {
         try await with(configuration, clock: pinnedClock(), latencyClock: latencyClock, body)
     }
 

@@ -106,40 +106,4 @@ import Testing
             #expect(known.status == 400)
         }
     }
-
-    @Test func portIsReportedWhileRunningAndRefusedAfterStop() async throws {
-        let first = GoogleStandIn(configuration: H.configuration())
-        let second = GoogleStandIn(configuration: H.configuration())
-        let services = ServiceGroup(services: [first, second], logger: Logger(label: "alfred.standin.test"))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await services.run() }
-            let ports = (try await first.port(), try await second.port())
-            #expect(ports.0 > 0 && ports.1 > 0 && ports.0 != ports.1)
-            let endpoints = try await first.endpoints()
-            #expect(endpoints.tokenURL == "http://127.0.0.1:\(ports.0)/token")
-            #expect(endpoints.authorizationURL == "http://127.0.0.1:\(ports.0)/o/oauth2/v2/auth")
-            #expect(endpoints.revokeURL == "http://127.0.0.1:\(ports.0)/revoke")
-            await services.triggerGracefulShutdown()
-            try await group.waitForAll()
-        }
-        let error = await #expect(throws: StandInError.self) { try await first.port() }
-        #expect(error?.code == .notRunning)
-    }
-
-    @Test func aTakenPortIsReportedNotAwaitedForever() async throws {
-        let holder = GoogleStandIn(configuration: H.configuration())
-        let services = ServiceGroup(services: [holder], logger: Logger(label: "alfred.standin.test"))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await services.run() }
-            var clash = H.configuration()
-            clash.port = try await holder.port()
-            let loser = GoogleStandIn(configuration: clash, logger: Logger(label: "alfred.standin.test"))
-            group.addTask { try? await loser.run() }
-            let error = await #expect(throws: StandInError.self) { try await loser.port() }
-            #expect(error?.code == .notRunning)
-            #expect(error?.message.contains("is the port free?") == true)
-            await services.triggerGracefulShutdown()
-            try await group.waitForAll()
-        }
-    }
 }

@@ -1,4 +1,4 @@
-import AlfredTestCluster
+import AlfredTestKit
 import Foundation
 import StandIns
 import Testing
@@ -24,7 +24,7 @@ import Testing
 
     static func with(_ seeds: [Seed] = seeds, calendar: GoogleStandIn.CalendarSettings = .init(),
                      latencyClock: any Clock<Duration> = ContinuousClock(),
-                     _ body: (GoogleHarness, String) async throws -> Void) async throws {
+                     _ body: @Sendable (GoogleHarness, String) async throws -> Void) async throws {
         try await H.withData(H.dataConfiguration(events: seeds, calendar: calendar), latencyClock: latencyClock) { google in
             try await body(google, try google.token([H.calendarReadonly]))
         }

@@ -1,4 +1,4 @@
-import AlfredTestCluster
+import AlfredTestKit
 import Foundation
 import StandIns
 import Testing

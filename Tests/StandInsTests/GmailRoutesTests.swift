@@ -1,4 +1,4 @@
-import AlfredTestCluster
+import AlfredTestKit
 import Foundation
 import StandIns
 import Testing
@@ -26,7 +26,7 @@ import Testing
 
     static func with(_ seeds: [Seed] = seeds, gmail: GoogleStandIn.GmailSettings = .init(), scopes: [String] = [H.gmailMetadata],
                      latencyClock: any Clock<Duration> = ContinuousClock(),
-                     _ body: (GoogleHarness, String) async throws -> Void) async throws {
+                     _ body: @Sendable (GoogleHarness, String) async throws -> Void) async throws {
         try await H.withData(H.dataConfiguration(messages: seeds, gmail: gmail), latencyClock: latencyClock) { google in
             try await body(google, try google.token(scopes))
         }

@@ -1,4 +1,4 @@
-import AlfredTestCluster
+import AlfredTestKit
 import Foundation
 import Logging
 import StandIns

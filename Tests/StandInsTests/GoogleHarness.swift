@@ -1,18 +1,19 @@
-import AsyncHTTPClient
 import Foundation
-import NIOCore
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
 import Logging
+import NIOCore
 import NIOHTTP1
-import AlfredTestCluster
-import ServiceLifecycle
 import StandIns
 
-/// A Google stand-in running on an ephemeral loopback port for one test, and a real HTTP client
-/// pointed at it. Redirects are not followed: the authorization endpoint's 302 is what we inspect.
-struct GoogleHarness {
+/// A Google stand-in for one test, its routes driven in-process through Hummingbird's router test
+/// client: the same middleware (faults, recordings, logs) and handlers `run()` serves, without a
+/// socket. Redirects are not followed: the authorization endpoint's 302 is what we inspect. (Our
+/// clients meet the stand-in over real sockets in the integration tests.)
+struct GoogleHarness: Sendable {
     let standIn: GoogleStandIn
-    let client: HTTPClient
-    let baseURL: String
+    let client: any TestClientProtocol
 
     static let clientID = "alfred-test.apps.googleusercontent.com"
     static let clientSecret = "GOCSPX-test-secret-Zq81"
@@ -34,26 +35,15 @@ struct GoogleHarness {
             oauth: oauth)
     }
 
-    /// Runs `body` against a fresh stand-in inside a ServiceGroup, as production runs it; shuts it
-    /// down gracefully and stops the client whatever happens.
+    /// Runs `body` against a fresh stand-in's routes.
     /// `latencyClock`: what latency faults sleep on (a manual clock holds a request until advanced).
     static func with(_ configuration: GoogleStandIn.Configuration = configuration(), clock: StandInClock = StandInClock(),
                      latencyClock: any Clock<Duration> = ContinuousClock(),
                      logger: Logger = Logger(label: "alfred.standin.test"),
-                     _ body: (GoogleHarness) async throws -> Void) async throws {
+                     _ body: @Sendable (GoogleHarness) async throws -> Void) async throws {
         let standIn = GoogleStandIn(configuration: configuration, clock: clock, latencyClock: latencyClock, logger: logger)
-        try await withRunningServices([standIn], logger: logger) {
-            // Waiting for the bound port also means the service runs before we shut it down.
-            let baseURL = try await standIn.baseURL()
-            let client = TestHTTP.client(.init(redirectConfiguration: .disallow))
-            // The client goes first: its connections close before the server stops.
-            do {
-                try await body(GoogleHarness(standIn: standIn, client: client, baseURL: baseURL))
-            } catch {
-                try? await client.shutdown()
-                throw error
-            }
-            try await client.shutdown()
+        try await Application(router: standIn.makeRouter(), logger: logger).test(.router) { client in
+            try await body(GoogleHarness(standIn: standIn, client: client))
         }
     }
 
@@ -75,18 +65,16 @@ struct GoogleHarness {
         }
     }
 
-    func send(_ method: HTTPMethod, _ path: String, body: String? = nil, contentType: String? = nil,
+    func send(_ method: NIOHTTP1.HTTPMethod, _ path: String, body: String? = nil, contentType: String? = nil,
               headers: [String: String] = [:]) async throws -> Reply {
-        var request = HTTPClientRequest(url: baseURL + path)
-        request.method = method
-        if let contentType { request.headers.add(name: "Content-Type", value: contentType) }
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        if let body { request.body = .bytes(ByteBuffer(string: body)) }
-        let response = try await client.execute(request, timeout: .seconds(60))
-        let bytes = try await response.body.collect(upTo: 1 << 22)
+        var fields = HTTPFields()
+        if let contentType { fields[.contentType] = contentType }
+        for (name, value) in headers { if let field = HTTPField.Name(name) { fields.append(HTTPField(name: field, value: value)) } }
+        let response = try await client.execute(uri: path, method: HTTPRequest.Method(rawValue: method.rawValue)!, headers: fields,
+                                                body: body.map { ByteBuffer(string: $0) })
         var replyHeaders: [String: String] = [:]
-        for header in response.headers { replyHeaders[header.name.lowercased()] = header.value }
-        return Reply(status: Int(response.status.code), headers: replyHeaders, body: String(buffer: bytes))
+        for field in response.headers { replyHeaders[field.name.canonicalName] = field.value }
+        return Reply(status: Int(response.status.code), headers: replyHeaders, body: String(buffer: response.body))
     }
 
     func postForm(_ path: String, _ fields: [(String, String)], headers: [String: String] = [:]) async throws -> Reply {
