@@ -34,12 +34,13 @@ import Testing
     private func withStandIn(endStreamDelay: Duration = .milliseconds(50), port: Int = 0,
                              key: P256.Signing.PrivateKey = .init(), ca: TestCertificateAuthority? = nil,
                              connectionsPerHost: Int = 2, timeout: Duration = .seconds(10), byName: Bool = false,
+                             latencyClock: any Clock<Duration> = ContinuousClock(),
                              _ body: (Harness) async throws -> Void) async throws {
         var configuration = APNsStandIn.Configuration(teamID: Self.teamID, providerKeys: [Self.keyID: key.publicKey],
                                                       tls: try ca ?? TestCertificateAuthority.generate())
         configuration.endStreamDelay = endStreamDelay
         configuration.port = port
-        let apns = APNsStandIn(configuration: configuration, logger: TestDatabase.quietLogger)
+        let apns = APNsStandIn(configuration: configuration, latencyClock: latencyClock, logger: TestDatabase.quietLogger)
         var client = APNsConfiguration(topic: Self.topic)
         client.extraTrustRootsPEM = [configuration.tls.caCertificatePEM]
         client.connectionsPerHost = connectionsPerHost
@@ -171,6 +172,27 @@ import Testing
         }
     }
 
+    /// The control for the test above: a certificate that does not name the host is refused (the
+    /// TLS handshake fails, nothing is sent), so that test's acceptance says the name was checked.
+    @Test func aCertificateForAnotherHostNameIsRefusedAndNothingIsSent() async throws {
+        try await withStandIn(ca: try TestCertificateAuthority.generate(hosts: ["apns.example.org"]), byName: true) { h in
+            let device = Self.token()
+            h.apns.register(deviceToken: device)
+            await #expect(throws: APNsClientError.self) { try await h.client.send(Self.push(to: device)) }
+            #expect(h.apns.deliveries().isEmpty && h.apns.requests().isEmpty, "no request reached the server")
+        }
+    }
+
+    /// By address the same: a certificate that names `localhost` but not 127.0.0.1 is refused there.
+    @Test func aCertificateWithoutTheAddressIsRefusedAtTheAddress() async throws {
+        try await withStandIn(ca: try TestCertificateAuthority.generate(hosts: ["localhost"])) { h in
+            let device = Self.token()
+            h.apns.register(deviceToken: device)
+            await #expect(throws: APNsClientError.self) { try await h.client.send(Self.push(to: device)) }
+            #expect(h.apns.deliveries().isEmpty)
+        }
+    }
+
     /// A connection that drops after the push was written leaves it in doubt (APNs may have it); the
     /// next push goes on a new connection.
     @Test func aDroppedConnectionLeavesItsPushInDoubtAndTheNextOneReconnects() async throws {
@@ -186,10 +208,12 @@ import Testing
         }
     }
 
-    /// No answer in time: in doubt, and only its stream is reset; the connection stays. (The held
-    /// answer would come after 10 s, the client gives up after 2: a margin this machine will not eat.)
+    /// No answer in time: in doubt, and only its stream is reset; the connection stays. (The answer
+    /// is held on a clock the test moves only after the client gave up: however slow this machine,
+    /// it never comes first.)
     @Test func aPushWithoutAnAnswerInTimeIsInDoubtAndOnlyItsStreamIsReset() async throws {
-        try await withStandIn(connectionsPerHost: 1, timeout: .seconds(2)) { h in
+        let held = ManualClock()
+        try await withStandIn(connectionsPerHost: 1, timeout: .seconds(2), latencyClock: held) { h in
             let device = Self.token()
             h.apns.register(deviceToken: device)
             h.apns.inject(.latency(.seconds(10)))
@@ -197,6 +221,8 @@ import Testing
                 try await h.client.send(Self.push(to: device))
             }
             #expect(h.client.openConnections(.sandbox) == 1, "the connection was kept")
+            // Let the held answer go, so the stand-in can stop.
+            held.advance(by: .seconds(10))
         }
     }
 

@@ -48,9 +48,10 @@ import Testing
             throw JobError.retry("upstream answered 503 on attempt \(context.attempt)")
         })
         let harness = WorkerHarness(configure: { $0.retry = RetryPolicy(base: .milliseconds(20), cap: .milliseconds(100)) })
+        let events = harness.events
         try await harness.run(url, registry: registry) { store, client in
             let id = try #require(try await store.enqueue([NewJob(kind: kind)], onConflict: .keep)[0].jobID)
-            #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .discarded })
+            try await events.first { $0.job == id && $0.what == .failed(.discarded) }
             let row = try #require(try await JobRows.row(id, client: client))
             #expect(row.attempts == 3)
             #expect(row.lastError == "upstream answered 503 on attempt 3")
@@ -67,11 +68,13 @@ import Testing
             log.record(context.id)
             throw JobError.retry("APNs 503", after: .seconds(600))
         })
-        try await WorkerHarness().run(url, registry: registry) { store, client in
+        let harness = WorkerHarness()
+        let events = harness.events
+        try await harness.run(url, registry: registry) { store, client in
             // The retry would land ten minutes after the first attempt, well past the deadline.
             let id = try #require(try await store.enqueue(
                 [NewJob(kind: kind, deadline: Date().addingTimeInterval(300))], onConflict: .keep)[0].jobID)
-            #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .expired })
+            try await events.first { $0.job == id && $0.what == .failed(.expired) }
             #expect(try await JobRows.row(id, client: client)?.attempts == 1)
             #expect(log.count(id) == 1, "the handler ran once: expired by its retry, not claimed too late")
         }
@@ -86,12 +89,14 @@ import Testing
             log.record(context.id)
             return .done
         })
-        try await WorkerHarness().run(url, registry: registry) { store, client in
+        let harness = WorkerHarness()
+        let events = harness.events
+        try await harness.run(url, registry: registry) { store, client in
             // A reminder whose meeting already started (say, every worker was down meanwhile).
             let id = try #require(try await store.enqueue(
                 [NewJob(kind: kind, schedule: .at(Date().addingTimeInterval(-120)), deadline: Date().addingTimeInterval(-60))],
                 onConflict: .keep)[0].jobID)
-            #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .expired })
+            try await events.first { $0.job == id && $0.what == .failed(.expired) }
             #expect(log.count(id) == 0, "the handler never ran")
             #expect(try await JobRows.row(id, client: client)?.lastError == "deadline passed before the job could start")
         }
@@ -107,23 +112,23 @@ import Testing
             return log.count(context.id) < 3 ? .runAgain(.after(.seconds(3600))) : .done
         })
         let harness = WorkerHarness(configure: { $0.pollInterval = .milliseconds(200) })
+        let events = harness.events
         try await harness.run(url, registry: registry) { store, client in
             let id = try #require(try await store.enqueue([NewJob(kind: kind, uniqueKey: "sync:u1")], onConflict: .keep)[0].jobID)
             for run in 1...2 {
                 // Between runs the same row waits in `queued`, an hour out, with next_run_at set.
                 // The completion is written asynchronously, so wait for it; in this order: once the
                 // handler has run, the row reads `queued` again only after that run's completion.
-                #expect(try await eventually {
-                    guard log.count(id) == run else { return false }
-                    return try await JobRows.row(id, client: client)?.state == .queued
-                })
+                try await events.wait(for: run) { $0.job == id && $0.what == .completed }
+                #expect(try await JobRows.row(id, client: client)?.state == .queued)
                 let between = try #require(try await JobRows.row(id, client: client))
                 #expect(between.scheduledDelay == 3600 && between.nextRunAt != nil)
                 #expect(between.attempts == 0, "a run that asks to run again uses no attempt")
                 // The hour passes (the row is moved, not waited for); the poll finds it due.
                 _ = try await client.query("UPDATE jobs SET due_at = now() WHERE id = \(id.uuid)", logger: TestDatabase.quietLogger)
             }
-            #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .completed })
+            try await events.wait(for: 3) { $0.job == id && $0.what == .completed }
+            #expect(try await JobRows.row(id, client: client)?.state == .completed)
             #expect(log.count(id) == 3, "the same row ran three times")
         }
     }
@@ -134,14 +139,16 @@ import Testing
         let kind = JobKind("test.typed", maxAttempts: 5)
         var registry = JobRegistry()
         registry.register(ClosureHandler<Typed>(kind: kind) { _, _ in .done })
-        try await WorkerHarness().run(url, registry: registry) { store, client in
+        let harness = WorkerHarness()
+        let events = harness.events
+        try await harness.run(url, registry: registry) { store, client in
             let ids = try await store.enqueue([
                 NewJob(kind: kind, payload: Array("{not json".utf8)),
                 NewJob(kind: kind, payload: Array("{\"eventId\": 1}".utf8)),
                 NewJob(kind: JobKind("nobody.handles", maxAttempts: 5)),
             ], onConflict: .keep).compactMap(\.jobID)
             for id in ids {
-                #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .discarded })
+                try await events.first { $0.job == id && $0.what == .failed(.discarded) }
                 #expect(try await JobRows.row(id, client: client)?.attempts == 1, "no retry loop")
             }
             #expect(try await JobRows.row(ids[0], client: client)?.lastError?.hasPrefix("malformed payload for kind test.typed") == true)
@@ -161,15 +168,16 @@ import Testing
             sawLoss.record(context.id)
             return .done
         })
-        let logs = LogCapture()
-        let harness = WorkerHarness(configure: { $0.heartbeat = .milliseconds(100) }, workerLogger: logs.logger("worker"))
+        let harness = WorkerHarness(configure: { $0.heartbeat = .milliseconds(100) })
+        let events = harness.events
         try await harness.run(url, registry: registry) { store, client in
             let id = try #require(try await store.enqueue([NewJob(kind: kind)], onConflict: .keep)[0].jobID)
-            #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .running })
+            try await events.first { $0.job == id && $0.what == .started }
             #expect(try await store.cancel(id))
-            #expect(try await eventually { sawLoss.count(id) == 1 })
+            try await events.first { $0.job == id && $0.what == .leaseLost }
             // The worker offered the handler's `.done` and the store refused it.
-            #expect(try await eventually { logs.all.contains { $0.contains("outcome refused") } })
+            try await events.first { $0.job == id && $0.what == .outcomeRefused }
+            #expect(sawLoss.count(id) == 1)
             #expect(try await JobRows.row(id, client: client)?.state == .cancelled, "the worker wrote nothing after losing the lease")
         }
     }
@@ -183,9 +191,10 @@ import Testing
             return .done
         })
         let harness = WorkerHarness(configure: { $0.shutdownGrace = .milliseconds(300) })
+        let events = harness.events
         let id = try await harness.run(url, registry: registry) { store, client in
             let id = try #require(try await store.enqueue([NewJob(kind: kind)], onConflict: .keep)[0].jobID)
-            #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .running })
+            try await events.first { $0.job == id && $0.what == .started }
             return id
         }
         try await TestDatabase.withClient(url) { client in
@@ -203,9 +212,11 @@ import Testing
             try await Task.sleep(for: .milliseconds(500))
             return .done
         })
-        let id = try await WorkerHarness().run(url, registry: registry) { store, client in
+        let harness = WorkerHarness()
+        let events = harness.events
+        let id = try await harness.run(url, registry: registry) { store, client in
             let id = try #require(try await store.enqueue([NewJob(kind: kind)], onConflict: .keep)[0].jobID)
-            #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .running })
+            try await events.first { $0.job == id && $0.what == .started }
             return id
         }
         try await TestDatabase.withClient(url) { client async throws in
@@ -225,9 +236,11 @@ import Testing
         // A poll interval of a day: only NOTIFY and the due-time timer can start the job within the
         // test (how promptly is the benchmark's business).
         let harness = WorkerHarness(configure: { $0.pollInterval = .seconds(86_400) })
+        let events = harness.events
         try await harness.run(url, registry: registry) { store, client in
             let id = try #require(try await store.enqueue([NewJob(kind: kind, schedule: .after(.seconds(1)))], onConflict: .keep)[0].jobID)
-            #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .completed })
+            try await events.first { $0.job == id && $0.what == .completed }
+            #expect(try await JobRows.row(id, client: client)?.state == .completed)
             #expect(ran.count(id) == 1)
         }
     }
@@ -243,9 +256,11 @@ import Testing
         let kind = JobKind("test.leaky", maxAttempts: 1)
         var registry = JobRegistry()
         registry.register(ClosureHandler<Empty>(kind: kind) { _, _ in throw LeakyError() })
-        try await WorkerHarness().run(url, registry: registry) { store, client in
+        let harness = WorkerHarness()
+        let events = harness.events
+        try await harness.run(url, registry: registry) { store, client in
             let id = try #require(try await store.enqueue([NewJob(kind: kind)], onConflict: .keep)[0].jobID)
-            #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .discarded })
+            try await events.first { $0.job == id && $0.what == .failed(.discarded) }
             let error = try #require(try await JobRows.row(id, client: client)?.lastError)
             #expect(error.contains("LeakyError"))
             #expect(!error.contains("ada@example.com") && !error.contains("Dinner"))
