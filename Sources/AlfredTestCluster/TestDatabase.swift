@@ -36,10 +36,13 @@ public enum TestDatabase {
     /// A new database on the test cluster with every migration applied.
     public static func fresh(logger: Logger = quietLogger) async throws -> DatabaseURL {
         let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        return try await explained {
-            let url = try await cluster().createDatabase(name, logger: logger)
-            try await migrate(url, logger: logger)
-            return url
+        let cluster = try await cluster()
+        return try await Admission.databases.run {
+            try await explained {
+                let url = try await cluster.createDatabase(name, logger: logger)
+                try await migrate(url, logger: logger)
+                return url
+            }
         }
     }
 

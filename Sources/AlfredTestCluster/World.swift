@@ -97,8 +97,13 @@ public struct World: Sendable {
         public func logger(_ label: String) -> Logger { logs.logger(label) }
     }
 
-    /// Starts what was asked for, runs `body`, and stops everything again.
+    /// Starts what was asked for, runs `body`, and stops everything again. A few worlds run at a time
+    /// in a test process (`Admission.worlds`); the others wait their turn.
     public func run<T: Sendable>(_ body: @Sendable (Running) async throws -> T) async throws -> T {
+        try await Admission.worlds.run { try await runAdmitted(body) }
+    }
+
+    private func runAdmitted<T: Sendable>(_ body: @Sendable (Running) async throws -> T) async throws -> T {
         let logs = self.logs
         let quiet = TestDatabase.quietLogger
         let database: DatabaseURL

@@ -221,7 +221,8 @@ import Testing
                 try await h.client.send(Self.push(to: device))
             }
             #expect(h.client.openConnections(.sandbox) == 1, "the connection was kept")
-            // Let the held answer go, so the stand-in can stop.
+            // Let the held answer go (once it is really held), so the stand-in can stop.
+            await held.waitForSleepers(1)
             held.advance(by: .seconds(10))
         }
     }

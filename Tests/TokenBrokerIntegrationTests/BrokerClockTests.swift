@@ -46,11 +46,13 @@ import LocalIPC
     }
 
     @Test func aStalledRefreshFailsWhenTheDeadlineComesOnTheBrokersClock() async throws {
-        let world = try await BrokerWorld.make()
+        // Google's answer is held on a clock only the test moves; only the deadline can end the refresh.
+        let googleTime = ManualClock()
+        var world = try await BrokerWorld.make()
+        world.googleLatencyClock = googleTime
         defer { world.remove() }
         try await world.run { running in
             let id = try await running.connect()
-            // Google holds the refresh far longer than the test runs; only the deadline can end it.
             _ = try running.google.injectFault(FaultRule(
                 match: .init(method: "POST", path: OAuthEndpoints.tokenPath), response: nil, delayMilliseconds: 600_000, times: 1))
             let clock = ManualClock()
@@ -67,6 +69,9 @@ import LocalIPC
             #expect(error?.code == .upstreamUnavailable && error?.retryable == true, "\(String(describing: error))")
             #expect(error?.message.contains("took longer than") == true, "\(String(describing: error))")
             #expect(try await running.status(id) == "ACTIVE")
+            // Let whatever Google still holds go, and hold nothing more, so the stand-in can stop.
+            running.google.removeAllFaults()
+            googleTime.advance(by: .seconds(600))
         }
     }
 }

@@ -223,11 +223,13 @@ import LocalIPC
     }
 
     @Test func aStalledGoogleTokenEndpointFailsEveryWaiterWithinTheRefreshDeadline() async throws {
-        let world = try await BrokerWorld.make()
+        // Google's answers are held on a clock only the test moves: only the deadline can end a wait.
+        let googleTime = ManualClock()
+        var world = try await BrokerWorld.make()
+        world.googleLatencyClock = googleTime
         defer { world.remove() }
         try await world.run { running in
             let id = try await running.connect()
-            // Google holds every refresh far longer than the test runs: only the deadline can end a wait.
             _ = try running.google.injectFault(FaultRule(
                 match: .init(method: "POST", path: OAuthEndpoints.tokenPath), response: nil, delayMilliseconds: 600_000, times: nil))
             var configuration = GoogleTokenBroker.Configuration()
@@ -249,6 +251,9 @@ import LocalIPC
             #expect(outcomes.allSatisfy { $0?.code == .upstreamUnavailable && $0?.retryable == true }, "\(outcomes)")
             #expect(outcomes.allSatisfy { $0?.message.contains("took longer than") == true }, "the deadline ended them: \(outcomes)")
             #expect(try await running.status(id) == "ACTIVE")
+            // Let whatever Google still holds go, and hold nothing more, so the stand-in can stop.
+            running.google.removeAllFaults()
+            googleTime.advance(by: .seconds(600))
         }
     }
 

@@ -27,6 +27,8 @@ public struct BrokerWorld: Sendable {
     /// The in-process broker's wall time (token expiry, the cache's forced-refresh floor): pinned at
     /// the world's creation, moved only by the test.
     public let clock = ManualClock(start: Date())
+    /// What the Google stand-in's latency faults sleep on: a manual clock holds a request until the test advances it.
+    public var googleLatencyClock: any Clock<Duration> = ContinuousClock()
 
     public var folder: URL { files.folder }
     public var keys: KeyDirectory { files.keys }
@@ -67,6 +69,7 @@ public struct BrokerWorld: Sendable {
         world.database = ownerURL
         world.logs = logs
         world.google = Self.googleConfiguration()
+        world.googleLatencyClock = googleLatencyClock
         var broker = BrokerSpec(clientID: Self.clientID, clientSecret: Self.clientSecret)
         broker.files = files
         broker.clock = clock
