@@ -70,8 +70,9 @@ public enum APNsClientError: Error, CustomStringConvertible, Equatable {
     case malformedDeviceToken
     /// The request never reached APNs (connect, TLS, a connection found closed): safe to send again.
     case network(String)
-    /// The request may have reached APNs (a reset stream, a dropped connection, a timeout): sending it
-    /// again could show it twice, so callers record the push as unconfirmed instead.
+    /// The request may have reached APNs (a reset stream, a dropped connection, a timeout). Delivery
+    /// sends it again only under the push's collapse id, so a device that got both shows it once, and
+    /// records it unconfirmed if its deadline passes first (`PushDeliveryHandler`).
     case inDoubt(String)
 
     public var description: String {

@@ -3,7 +3,7 @@ import Testing
 @testable import API
 
 /// The API's token buckets on a manual clock: a burst at once, then the rate, per key.
-@Suite(.timeLimit(.minutes(1))) struct RateLimiterTests {
+@Suite(.timeLimit(.minutes(5))) struct RateLimiterTests {
     @Test func aBurstIsAllowedThenRefusedWithTheWholeSecondsToWait() {
         let clock = ManualClock()
         let limiter = RateLimiter(.init(burst: 3, perSecond: 0.5), clock: clock)

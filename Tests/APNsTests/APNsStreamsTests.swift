@@ -5,7 +5,7 @@ import Testing
 /// Requests are strings, headers a dictionary, deadlines integers. What matters for exactly-once
 /// delivery is the kind of each failure: `unprocessed` is resent at once, `inDoubt` only under the
 /// push's collapse id, `notConnected` was never sent.
-@Suite(.timeLimit(.minutes(1))) struct APNsStreamsTests {
+@Suite(.timeLimit(.minutes(5))) struct APNsStreamsTests {
     typealias Streams = APNsStreams<String, [String: String], Int>
     typealias Action = Streams.Action
 

@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ManualClockTests {
+@Suite(.timeLimit(.minutes(5))) struct ManualClockTests {
     @Test func advancingWakesExactlyTheDueSleepersEarliestFirst() async throws {
         let clock = ManualClock()
         let (woken, wake) = AsyncStream<Int>.makeStream()

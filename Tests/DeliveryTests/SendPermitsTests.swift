@@ -4,7 +4,7 @@ import Testing
 @testable import Delivery
 
 /// The bound on a worker's APNs requests in flight, and the signal that a burst's requests are out.
-@Suite(.timeLimit(.minutes(1))) struct SendPermitsTests {
+@Suite(.timeLimit(.minutes(5))) struct SendPermitsTests {
     final class Events: Sendable {
         private let events = Mutex<[String]>([])
         func add(_ event: String) { events.withLock { $0.append(event) } }

@@ -2,7 +2,7 @@ import Testing
 @testable import JobQueue
 
 /// The claim loop's decisions, without Postgres or real time: instants are offsets the tests choose.
-@Suite(.timeLimit(.minutes(1))) struct ClaimPlanTests {
+@Suite(.timeLimit(.minutes(5))) struct ClaimPlanTests {
     struct Instant: InstantProtocol {
         var offset: Duration
         func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }

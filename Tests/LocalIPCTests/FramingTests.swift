@@ -5,7 +5,7 @@ import Testing
 
 /// The length-prefixed framing of the broker's, key service's and attestor's sockets, on an embedded
 /// channel: bytes in as a peer sends them, frames out. No socket.
-@Suite(.timeLimit(.minutes(1))) struct FramingTests {
+@Suite(.timeLimit(.minutes(5))) struct FramingTests {
     static func channel(maxFrameSize: Int = 64) throws -> EmbeddedChannel {
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameSize: maxFrameSize)))

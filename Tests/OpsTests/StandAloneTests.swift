@@ -5,7 +5,7 @@ import Testing
 /// A clone of this repository builds, tests and reads on its own: no file in it refers to, reads or
 /// links into the folder of shared project material that lives beside the repository on the
 /// developers' machines (fixtures from there were copied into `Tests/Fixtures/`, with their provenance).
-@Suite(.timeLimit(.minutes(1))) struct StandAloneTests {
+@Suite(.timeLimit(.minutes(5))) struct StandAloneTests {
     @Test func noFileReadsOrLinksOutsideTheRepository() throws {
         let found = try OutsideReferences.scan(Repository.root)
         #expect(found.isEmpty, "\(found.joined(separator: "\n"))")

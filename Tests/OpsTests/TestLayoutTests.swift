@@ -5,7 +5,7 @@ import Testing
 /// The test tiers are targets: a unit target (every one not named `*IntegrationTests` or
 /// `SystemTests`) depends on its module and the pure kit, never on the cluster kit, so the fast tier
 /// (`bash .ci/fast`) cannot start Postgres, a process or a server.
-@Suite(.timeLimit(.minutes(1))) struct TestLayoutTests {
+@Suite(.timeLimit(.minutes(5))) struct TestLayoutTests {
     static let manifest = Result { try OpsFiles.text("Package.swift") }
 
     @Test func everyTestFolderIsOneTargetOfTheTierItsNameSays() throws {

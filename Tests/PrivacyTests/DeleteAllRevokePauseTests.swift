@@ -9,7 +9,7 @@ import Testing
 
 /// The delete-all's few quick revocation tries, paced on an injected clock. Pure: the store, the
 /// job queue and Google (behind the revoker) are in-memory stand-ins.
-@Suite(.timeLimit(.minutes(1))) struct DeleteAllRevokePauseTests {
+@Suite(.timeLimit(.minutes(5))) struct DeleteAllRevokePauseTests {
     static let user = UUID(), request = UUID(), connector = UUID()
 
     struct Unused: Error {}

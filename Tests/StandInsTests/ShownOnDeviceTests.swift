@@ -3,7 +3,7 @@ import StandIns
 import Testing
 
 /// What a device shows of the accepted pushes: one notification per collapse id, none for background.
-@Suite(.timeLimit(.minutes(1))) struct ShownOnDeviceTests {
+@Suite(.timeLimit(.minutes(5))) struct ShownOnDeviceTests {
     func delivery(_ token: String, collapse: String?, type: String = "alert", at seconds: Double) -> APNsDelivery {
         let json = """
             {"device_token":"\(token)","apns_id":"\(UUID().uuidString.lowercased())","push_type":"\(type)","priority":10,

@@ -1,7 +1,7 @@
 import Testing
 @testable import Store
 
-@Suite(.timeLimit(.minutes(1))) struct DatabaseURLTests {
+@Suite(.timeLimit(.minutes(5))) struct DatabaseURLTests {
     @Test func parsesAndNeverPrintsThePassword() throws {
         let url = try DatabaseURL("postgres://worker:s3cr%40t@db.internal:6543/alfred?sslmode=require")
         #expect(url.host == "db.internal" && url.port == 6543 && url.username == "worker" && url.database == "alfred")

@@ -4,7 +4,7 @@ import Testing
 @testable import Store
 
 /// The batcher behind delivery's Begin and Record statements, on its own.
-@Suite(.timeLimit(.minutes(1))) struct StatementBatcherTests {
+@Suite(.timeLimit(.minutes(5))) struct StatementBatcherTests {
     final class Statements: Sendable {
         private let batches = Mutex<[[String]]>([])
         func ran(_ batch: [String]) { batches.withLock { $0.append(batch) } }

@@ -7,7 +7,7 @@ import Testing
 
 /// The wake-up listener's reconnect backoff, on a manual clock and with sessions that fail or
 /// listen as the test says: no Postgres, no socket.
-@Suite(.timeLimit(.minutes(1))) struct WakeupListenerBackoffTests {
+@Suite(.timeLimit(.minutes(5))) struct WakeupListenerBackoffTests {
     static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
     @Test func reconnectAttemptsBackOffOnTheClockDoublingUpToFiveSeconds() async throws {

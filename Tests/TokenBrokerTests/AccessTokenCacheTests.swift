@@ -10,7 +10,7 @@ import LocalIPC
 @testable import TokenBroker
 
 /// The broker's access-token cache on its own: no Postgres, no broker, time from a manual clock.
-@Suite(.timeLimit(.minutes(1))) struct AccessTokenCacheTests {
+@Suite(.timeLimit(.minutes(5))) struct AccessTokenCacheTests {
     func token(_ name: String, expiresIn seconds: TimeInterval, _ clock: ManualClock) -> AccessToken {
         AccessToken(token: Redacted(name), expiresAt: clock.date.addingTimeInterval(seconds))
     }

@@ -29,7 +29,7 @@ func ids(_ message: GmailMessage, _ preferences: UrgencyPreferences = berlin, no
     UrgencyScorer(ruleSet: .standard, preferences: preferences).score(message, now: now).rules.map(\.id)
 }
 
-@Suite(.timeLimit(.minutes(1))) struct DeadlineTests {
+@Suite(.timeLimit(.minutes(5))) struct DeadlineTests {
     let earlier = date("2026-11-24T09:40:00+01:00")
 
     @Test(arguments: [
@@ -104,7 +104,7 @@ func ids(_ message: GmailMessage, _ preferences: UrgencyPreferences = berlin, no
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct IntentAndRelaxationTests {
+@Suite(.timeLimit(.minutes(5))) struct IntentAndRelaxationTests {
     let sent = date("2026-11-24T09:40:00+01:00")
 
     @Test(arguments: [
@@ -165,7 +165,7 @@ func ids(_ message: GmailMessage, _ preferences: UrgencyPreferences = berlin, no
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct TrustAndCategoryTests {
+@Suite(.timeLimit(.minutes(5))) struct TrustAndCategoryTests {
     let sent = date("2026-11-24T09:44:00+01:00")
 
     @Test func aVIPsNameFromAnotherDomainIsAnImpersonation() {
@@ -215,7 +215,7 @@ func ids(_ message: GmailMessage, _ preferences: UrgencyPreferences = berlin, no
 /// What rule set 2026-11-26.1 (and .2) learned from the second tuning file: a time that has passed is a
 /// missed deadline only when it was said as one; evenings last until late; closures, school closures,
 /// transactions the user may not have made, and credentials asked for through a link.
-@Suite(.timeLimit(.minutes(1))) struct EventTimesAndEveningsTests {
+@Suite(.timeLimit(.minutes(5))) struct EventTimesAndEveningsTests {
     /// Monday 23 Nov 2026, 22:10 in New York: late evening.
     let evening = date("2026-11-23T22:10:00-05:00")
     var newYork: UrgencyPreferences {
@@ -306,7 +306,7 @@ func ids(_ message: GmailMessage, _ preferences: UrgencyPreferences = berlin, no
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SnippetTests {
+@Suite(.timeLimit(.minutes(5))) struct SnippetTests {
     @Test func entitiesAreDecoded() {
         #expect(Text.decodingEntities("it&#39;s &amp; &quot;x&quot; &gt; y &#x27;z&#x27; &unknown; &") == "it's & \"x\" > y 'z' &unknown; &")
     }

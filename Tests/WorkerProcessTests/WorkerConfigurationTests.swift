@@ -3,7 +3,7 @@ import Testing
 import WorkerProcess
 
 /// How `alfred worker`'s options become each queue's worker settings.
-@Suite(.timeLimit(.minutes(1))) struct WorkerConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct WorkerConfigurationTests {
     @Test func theDeliveryQueueTakesTheDeliveryConcurrencyAndTheOthersTheirOwn() {
         var configuration = WorkerConfiguration()
         configuration.concurrency = 32

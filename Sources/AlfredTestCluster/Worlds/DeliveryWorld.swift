@@ -86,7 +86,7 @@ public struct DeliveryWorld: Sendable {
                 .collect().first?.decode(String.self)
         }
 
-        /// The notification's state once it left `pending`: waits for the worker's final event for its job.
+        /// The notification's state once it left `pending` (polls the ledger row).
         public func waitForState(_ key: String, timeout: Duration = .seconds(60)) async throws -> String? {
             _ = try await eventually(timeout: timeout) { (try await state(key)) != "pending" }
             return try await state(key)
