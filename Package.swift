@@ -322,7 +322,7 @@ let package = Package(
                                                      .product(name: "NIOFoundationCompat", package: "swift-nio")]),
         integrationTests("AssistantIntegrationTests", ["Assistant", "Delivery", "Sealing", "Urgency", "JobQueue", "Privacy", "StandIns", "Store",
                                                        "AlfredCore"]),
-        integrationTests("APIIntegrationTests", ["API", "Assistant", "Delivery", "Sealing", "Privacy", "JobQueue", "StandIns", "Store",
+        integrationTests("APIIntegrationTests", ["API", "Assistant", "Delivery", "Sealing", "Privacy", "JobQueue", "StandIns", "Store", "Urgency",
                                                  "AlfredCore", "WorkerProcess", .product(name: "Yams", package: "Yams")]),
         integrationTests("TokenBrokerIntegrationTests", ["TokenBroker", "BrokerClient", "KeyService", "KeyServiceClient", "Attestation",
                                                          "LocalIPC", "JobQueue", "StandIns", "Store", "AlfredCore", "WorkerProcess",

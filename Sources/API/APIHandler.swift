@@ -28,6 +28,8 @@ struct APIHandler: APIProtocol {
         var google: APIServer.GoogleConnect? = nil
         var broker: (any ConnectorAuthority)? = nil
         var gmailPush: APIServer.GmailPush? = nil
+        /// Google's published keys (with Gmail push), for push tokens and relay-mailbox ID tokens.
+        var googleKeys: (@Sendable (String) async throws -> PushTokenVerifier.PublicKey?)? = nil
     }
 
     let deps: Dependencies
@@ -39,6 +41,7 @@ struct APIHandler: APIProtocol {
         try Check.length(request.appleIdentityToken, "apple_identity_token", 1...8192)
         try Check.deviceID(request.deviceId, "device_id")
         if let nonce = request.nonce { try Check.length(nonce, "nonce", 1...256) }
+        let invite = request.inviteCode.map(InviteCode.hash)
         let token = request.appleIdentityToken
         let key: AppleIdentityVerifier.PublicKey?
         do {
@@ -47,9 +50,9 @@ struct APIHandler: APIProtocol {
             deps.logger.warning("Apple's keys are unavailable", metadata: ["alfred.error": "\(type(of: error))"])
             throw APIError.unavailable("Apple's signing keys cannot be fetched right now; try again shortly", retryAfter: 5)
         }
-        let subject: String
+        let identity: AppleIdentityVerifier.Identity
         do {
-            subject = try deps.apple.verify(token, key: key, rawNonce: request.nonce, now: deps.now())
+            identity = try deps.apple.verify(token, key: key, rawNonce: request.nonce, now: deps.now())
         } catch {
             sessions("refused_\(error.reason.rawValue)").increment()
             throw APIError.invalidToken(error.description)
@@ -57,8 +60,18 @@ struct APIHandler: APIProtocol {
         let (refresh, refreshHash) = SessionTokens.newRefreshToken()
         let opened = NewSession(id: UUID(), refreshHash: refreshHash,
                                 expiresAt: deps.now().addingTimeInterval(deps.tokens.refreshLifetime.seconds))
-        let (userID, created) = try await deps.store.signIn(appleSubjectHash: deps.sealer.keyedHash("apple-subject", subject),
-                                                            session: opened)
+        // Who the person is, for the allow-list: keyed hashes only, and nothing is stored when refused.
+        let claim = SignupClaim(identityHashes: ([identity.subject] + (identity.verifiedEmail.map { [$0] } ?? [])).map {
+            deps.sealer.keyedHash("signup-identity", $0)
+        }, inviteHash: invite)
+        let userID: UUID, created: Bool
+        switch try await deps.store.signIn(appleSubjectHash: deps.sealer.keyedHash("apple-subject", identity.subject), claim: claim,
+                                           session: opened) {
+        case .signedIn(let user, let new): (userID, created) = (user, new)
+        case .refused(let refusal):
+            sessions("refused_\(refusal.rawValue)").increment()
+            throw APIError(status: .forbidden, code: APIError.Code(rawValue: refusal.rawValue) ?? .notInvited, message: refusal.message)
+        }
         sessions(created ? "created" : "signed_in").increment()
         try? await deps.audit.record(AuditEvent(userID: userID, type: "SIGN_IN", connector: nil, result: "SUCCESS",
                                                 metadata: ["new_account": created ? "true" : "false"]))
@@ -91,6 +104,53 @@ struct APIHandler: APIProtocol {
         return .ok(Self.ok)
     }
 
+    /// Apple's server-to-server notification: verified as Apple's, then acted on (see the contract).
+    func receiveAppleAccountEvent(_ input: Operations.ReceiveAppleAccountEvent.Input) async throws
+        -> Operations.ReceiveAppleAccountEvent.Output
+    {
+        guard case .json(let body) = input.body else { throw APIError.invalidJSON("the body must be JSON") }
+        try Check.length(body.payload, "payload", 1...8192)
+        let key: AppleIdentityVerifier.PublicKey?
+        do {
+            key = try await AppleIdentityVerifier.keyID(of: body.payload).asyncMap(deps.appleKeys) ?? nil
+        } catch {
+            throw APIError.unavailable("Apple's signing keys cannot be fetched right now; try again shortly", retryAfter: 5)
+        }
+        let event: AppleAccountEventVerifier.Event
+        do {
+            event = try AppleAccountEventVerifier(configuration: deps.apple.configuration).verify(body.payload, key: key, now: deps.now())
+        } catch {
+            accountEvents("refused").increment()
+            throw APIError.invalidToken(error.description)
+        }
+        let reason: String? = switch event.type {
+        case "consent-revoked": "apple_consent_revoked"
+        case "account-delete": "apple_account_deleted"
+        default: nil  // email-disabled, email-enabled: no address is kept, so nothing changes
+        }
+        guard let reason else {
+            accountEvents("ignored").increment()
+            return .ok(Self.ok)
+        }
+        guard let userID = try await deps.store.endAccountSessions(appleSubjectHash: deps.sealer.keyedHash("apple-subject", event.subject),
+                                                                   reason: reason) else {
+            accountEvents("unknown_account").increment()
+            return .ok(Self.ok)
+        }
+        if event.type == "account-delete" {
+            let opened = try await deps.privacy.openDeleteAll(userID: userID)
+            _ = try await deps.jobs.enqueue([try PrivacyKind.deleteAllJob(request: opened.request)], onConflict: .keep)
+        }
+        accountEvents(event.type).increment()
+        try? await deps.audit.record(AuditEvent(userID: userID, type: "APPLE_ACCOUNT", connector: nil, result: "SUCCESS",
+                                                metadata: ["event": event.type]))
+        return .ok(Self.ok)
+    }
+
+    private func accountEvents(_ result: String) -> Counter {
+        Counter(label: MetricName.appleAccountEvents, dimensions: [("result", result)], factory: deps.metrics)
+    }
+
     private func session(userID: UUID, sessionID: UUID, refresh: String) -> Components.Schemas.Session {
         Components.Schemas.Session(
             accessToken: deps.tokens.accessToken(for: .init(userID: userID, sessionID: sessionID), now: deps.now()),
@@ -107,7 +167,8 @@ struct APIHandler: APIProtocol {
         guard request.apnsToken.allSatisfy(\.isHexDigit) else { throw APIError.invalidField("apns_token", "must be hexadecimal") }
         let token = request.apnsToken.lowercased()
         try await deps.store.registerDevice(
-            userID: caller.userID, deviceRef: deviceRef(caller, request.deviceId), tokenKey: deps.sealer.keyedHash("device", token),
+            userID: caller.userID, sessionID: caller.sessionID, deviceRef: deviceRef(caller, request.deviceId),
+            tokenKey: deps.sealer.keyedHash("device", token),
             tokenSealed: try deps.sealer.seal(Array(token.utf8), purpose: .deviceToken, userID: caller.userID),
             environment: request.environment.rawValue)
         return .ok(Self.ok)
@@ -119,6 +180,23 @@ struct APIHandler: APIProtocol {
         guard try await deps.store.unregisterDevice(userID: caller.userID, deviceRef: deviceRef(caller, input.path.deviceId)) else {
             throw APIError.notFound("device")
         }
+        return .ok(Self.ok)
+    }
+
+    func listDevices(_ input: Operations.ListDevices.Input) async throws -> Operations.ListDevices.Output {
+        let caller = try Caller.required
+        let items = try await deps.store.devices(userID: caller.userID, sessionID: caller.sessionID).map { device in
+            Components.Schemas.Device(id: device.id.uuidString.lowercased(),
+                                      environment: device.environment == "production" ? .production : .sandbox,
+                                      registeredAt: device.registeredAt, updatedAt: device.updatedAt, thisSession: device.thisSession)
+        }
+        return .ok(.init(body: .json(.init(items: items))))
+    }
+
+    func deleteDevice(_ input: Operations.DeleteDevice.Input) async throws -> Operations.DeleteDevice.Output {
+        let caller = try Caller.required
+        guard let id = UUID(uuidString: input.path.id) else { throw APIError.invalidField("id", "must be a UUID") }
+        guard try await deps.store.deleteDevice(userID: caller.userID, id: id) else { throw APIError.notFound("device") }
         return .ok(Self.ok)
     }
 
@@ -172,6 +250,37 @@ struct APIHandler: APIProtocol {
         return .ok(Self.ok)
     }
 
+    // MARK: Urgency preferences
+
+    func getUrgencyPreferences(_ input: Operations.GetUrgencyPreferences.Input) async throws -> Operations.GetUrgencyPreferences.Output {
+        let caller = try Caller.required
+        let stored = try await openUrgency(of: caller.userID)
+        return .ok(.init(body: .json(.init(vipSenders: stored["vip_senders"] as? [String] ?? [],
+                                           keywords: stored["keywords"] as? [String] ?? []))))
+    }
+
+    func putUrgencyPreferences(_ input: Operations.PutUrgencyPreferences.Input) async throws -> Operations.PutUrgencyPreferences.Output {
+        let caller = try Caller.required
+        guard case .json(let request) = input.body else { throw APIError.invalidJSON("the body must be JSON") }
+        let senders = try Check.vipSenders(request.vipSenders)
+        let keywords = try Check.keywords(request.keywords)
+        // Anything else the sealed document holds (set by an operator's tuning) is kept.
+        var document = try await openUrgency(of: caller.userID)
+        document["vip_senders"] = senders
+        document["keywords"] = keywords
+        let json = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
+        try await deps.store.setUrgencyPreferences(userID: caller.userID,
+                                                   sealed: try deps.sealer.seal(Array(json), purpose: .preferences, userID: caller.userID))
+        return .ok(Self.ok)
+    }
+
+    /// The user's sealed urgency document, opened (empty when none was set).
+    private func openUrgency(of userID: UUID) async throws -> [String: Any] {
+        guard let sealed = try await deps.store.urgencyPreferences(userID: userID) else { return [:] }
+        let opened = try deps.sealer.open(sealed, purpose: .preferences, userID: userID)
+        return try JSONSerialization.jsonObject(with: Data(opened)) as? [String: Any] ?? [:]
+    }
+
     // MARK: Audit and privacy
 
     func listAuditEvents(_ input: Operations.ListAuditEvents.Input) async throws -> Operations.ListAuditEvents.Output {
@@ -216,8 +325,14 @@ struct APIHandler: APIProtocol {
 
     func exportData(_ input: Operations.ExportData.Input) async throws -> Operations.ExportData.Output {
         let caller = try Caller.required
-        let json = try await deps.privacy.export(userID: caller.userID)
-        let document = try JSONDecoder().decode(OpenAPIObjectContainer.self, from: Data(json.utf8))
+        var json = Data(try await deps.privacy.export(userID: caller.userID).utf8)
+        // The user's own VIP senders and keywords, opened (the database holds them sealed).
+        let urgency = try await openUrgency(of: caller.userID)
+        if !urgency.isEmpty, var object = try JSONSerialization.jsonObject(with: json) as? [String: Any] {
+            object["urgency_preferences"] = ["vip_senders": urgency["vip_senders"] ?? [], "keywords": urgency["keywords"] ?? []]
+            json = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        }
+        let document = try JSONDecoder().decode(OpenAPIObjectContainer.self, from: json)
         return .ok(.init(body: .json(.init(additionalProperties: document))))
     }
 
@@ -276,6 +391,40 @@ enum Check {
         guard value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
             throw APIError.invalidField(field, "must be letters, digits, '.', '_' or '-'")
         }
+    }
+
+    /// At most 100 senders, each `local@domain` or `@domain` (lowercased, duplicates dropped).
+    static func vipSenders(_ values: [String]) throws(APIError) -> [String] {
+        guard values.count <= 100 else { throw APIError.invalidField("vip_senders", "must list at most 100 senders") }
+        var seen: [String] = []
+        for (index, raw) in values.enumerated() {
+            let value = raw.lowercased()
+            let field = "vip_senders[\(index)]"
+            try length(value, field, 3...254)
+            let parts = value.split(separator: "@", omittingEmptySubsequences: false)
+            let local = parts.first.map(String.init) ?? "", domain = parts.count == 2 ? String(parts[1]) : ""
+            let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 2, labels.count >= 2,
+                  labels.allSatisfy({ !$0.isEmpty && $0.count <= 63 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }),
+                  local.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0.asciiValue.map { $0 > 32 && $0 < 127 } == true })
+            else { throw APIError.invalidField(field, "must be an address (boss@example.com) or a domain (@example.org)") }
+            if !seen.contains(value) { seen.append(value) }
+        }
+        return seen
+    }
+
+    /// At most 50 keywords of 2 to 64 characters without control characters.
+    static func keywords(_ values: [String]) throws(APIError) -> [String] {
+        guard values.count <= 50 else { throw APIError.invalidField("keywords", "must list at most 50 keywords") }
+        var seen: [String] = []
+        for (index, value) in values.enumerated() {
+            let field = "keywords[\(index)]"
+            try length(value, field, 2...64)
+            guard value.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+            else { throw APIError.invalidField(field, "must be a word or phrase without control characters") }
+            if !seen.contains(where: { $0.caseInsensitiveCompare(value) == .orderedSame }) { seen.append(value) }
+        }
+        return seen
     }
 
     /// `HH:MM`, 24 hours.

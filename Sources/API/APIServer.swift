@@ -71,11 +71,19 @@ public struct APIServer: Service {
         let (logger, now, metrics, clock) = (runtime.logger, runtime.now, runtime.metrics, runtime.clock)
         let tokens = try SessionTokens(keyBytes: sessionKey)
         let keys = JWKSCache(source: JWKSDownload(url: configuration.appleKeysURL, http: http), clock: clock)
+        // Google's keys (`oauth2/v3/certs`) sign both Pub/Sub's push tokens and the ID tokens that prove a relayed mailbox.
+        var pushVerifier: PushTokenVerifier?
+        var googleKeys: (@Sendable (String) async throws -> PushTokenVerifier.PublicKey?)?
+        if let push = configuration.gmailPush {
+            let cache = JWKSCache(source: JWKSDownload(url: push.keysURL, http: http), clock: clock)
+            googleKeys = { try await cache.key($0) }
+            pushVerifier = PushTokenVerifier(audience: push.audience, serviceAccount: push.serviceAccount)
+        }
         let handler = APIHandler(deps: .init(
             store: stores.api, privacy: stores.privacy, audit: stores.audit, jobs: stores.jobs, sealer: sealer, tokens: tokens,
             apple: AppleIdentityVerifier(configuration: .init(audience: configuration.bundleID, issuer: configuration.appleIssuer)),
             appleKeys: { try await keys.key($0) }, now: now, logger: logger, metrics: metrics,
-            google: configuration.google, broker: broker, gmailPush: configuration.gmailPush))
+            google: configuration.google, broker: broker, gmailPush: configuration.gmailPush, googleKeys: googleKeys))
 
         let document = try Self.document(google: configuration.google)
         let router = Router(context: APIRequestContext.self)
@@ -89,17 +97,10 @@ public struct APIServer: Service {
             headers[.contentType] = "application/json; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: document)))
         }
-        var pushVerifier: PushTokenVerifier?
-        var pushKeys: (@Sendable (String) async throws -> PushTokenVerifier.PublicKey?)?
-        if let push = configuration.gmailPush {
-            let cache = JWKSCache(source: JWKSDownload(url: push.keysURL, http: http), clock: clock)
-            pushKeys = { try await cache.key($0) }
-            pushVerifier = PushTokenVerifier(audience: push.audience, serviceAccount: push.serviceAccount)
-        }
         let userLimiter = RateLimiter(.init(burst: configuration.userLimit.burst, perSecond: configuration.userLimit.perSecond), clock: clock)
         try handler.registerHandlers(on: router, middlewares: [
             ErrorMapping(logger: logger),
-            PushAuthentication(verifier: pushVerifier, keys: pushKeys, now: now, metrics: metrics),
+            PushAuthentication(verifier: pushVerifier, keys: googleKeys, now: now, metrics: metrics),
             Authentication(tokens: tokens, store: stores.api, limiter: userLimiter, now: now),
             NoNulls(),
         ])
@@ -173,12 +174,12 @@ struct RouteTable: Sendable {
     /// The methods served at `path`, or nil when the contract has no such path.
     func methods(at path: String) -> [String]? {
         let segments = path.split(separator: "?", maxSplits: 1).first.map { $0.split(separator: "/").map(String.init) } ?? []
-        for template in templates where template.segments.count == segments.count {
-            let matches = zip(template.segments, segments).allSatisfy { pattern, segment in
+        let matching = templates.filter { template in
+            template.segments.count == segments.count && zip(template.segments, segments).allSatisfy { pattern, segment in
                 pattern.hasPrefix("{") || pattern == segment
             }
-            if matches { return template.methods }
         }
-        return nil
+        // The most specific wins (`/v1/devices/apns` over `/v1/devices/{id}`), as it does in the router.
+        return matching.min { $0.segments.filter { $0.hasPrefix("{") }.count < $1.segments.filter { $0.hasPrefix("{") }.count }?.methods
     }
 }

@@ -47,10 +47,16 @@ struct AppleIdentityVerifier: Sendable {
     /// The key id the token names, to look its key up before `verify`.
     static func keyID(of token: String) -> String? { CompactJWS(token)?.header["kid"] as? String }
 
+    /// Who a verified identity token names: the Apple account id, and the email when Apple says it is verified.
+    struct Identity: Equatable {
+        let subject: String
+        let verifiedEmail: String?
+    }
+
     /// The token's Apple account id (`sub`) once every check passed. `key` is Apple's key for the
     /// token's `kid` (nil: Apple does not publish it); `rawNonce` is what the app sent, whose SHA-256
     /// hex the token must carry.
-    func verify(_ token: String, key: _RSA.Signing.PublicKey?, rawNonce: String?, now: Date) throws(Rejection) -> String {
+    func verify(_ token: String, key: _RSA.Signing.PublicKey?, rawNonce: String?, now: Date) throws(Rejection) -> Identity {
         guard let jws = CompactJWS(token) else { throw Rejection(reason: .malformed) }
         guard jws.header["alg"] as? String == "RS256" else { throw Rejection(reason: .unsupportedAlgorithm) }
         guard let key else { throw Rejection(reason: .unknownKey) }
@@ -75,7 +81,9 @@ struct AppleIdentityVerifier: Sendable {
         case (nil, nil):
             break
         }
-        return subject
+        // Apple sends `email_verified` as a boolean or as the string "true".
+        let verified = jws.bool("email_verified") == true || jws.string("email_verified") == "true"
+        return Identity(subject: subject, verifiedEmail: verified ? jws.string("email").map { $0.lowercased() } : nil)
     }
 
     /// Constant-time comparison.
@@ -85,3 +93,44 @@ struct AppleIdentityVerifier: Sendable {
     }
 }
 
+
+/// Verifies Sign in with Apple's server-to-server notifications (`{"payload": "<JWT>"}`): RS256 by
+/// a key Apple publishes, `iss` Apple, `aud` this app's bundle id, `iat` within the last day (and
+/// not in the future), and an `events` claim (a JSON string, or an object) naming the event's `type`
+/// and the account's `sub`.
+struct AppleAccountEventVerifier: Sendable {
+    struct Event: Equatable, Sendable {
+        let type: String
+        let subject: String
+    }
+
+    struct Rejection: Error, Equatable, CustomStringConvertible {
+        let check: String
+        var description: String { "the account notification was refused (\(check))" }
+    }
+
+    let configuration: AppleIdentityVerifier.Configuration
+    /// How old a notification may be (Apple delivers in real time; duplicates come soon after).
+    var maxAge: TimeInterval = 86_400
+
+    func verify(_ token: String, key: AppleIdentityVerifier.PublicKey?, now: Date) throws(Rejection) -> Event {
+        guard let jws = CompactJWS(token) else { throw Rejection(check: "not a JWS") }
+        guard jws.header["alg"] as? String == "RS256" else { throw Rejection(check: "not signed with RS256") }
+        guard let key else { throw Rejection(check: "signed with a key Apple does not publish") }
+        guard jws.isSignedRS256(by: key) else { throw Rejection(check: "the signature does not verify") }
+        guard jws.string("iss") == configuration.issuer else { throw Rejection(check: "not issued by Apple") }
+        guard jws.audiences.contains(configuration.audience) else { throw Rejection(check: "for another app") }
+        guard let issued = jws.date("iat"), issued.timeIntervalSince(now) <= configuration.skew.seconds,
+              now.timeIntervalSince(issued) <= maxAge
+        else { throw Rejection(check: "issued too long ago or in the future") }
+        let events: [String: Any]? = switch jws.claims["events"] {
+        case let text as String: (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+        case let object as [String: Any]: object
+        default: nil
+        }
+        guard let events, let type = events["type"] as? String, !type.isEmpty, type.count <= 64,
+              let subject = events["sub"] as? String, !subject.isEmpty
+        else { throw Rejection(check: "no event type and account") }
+        return Event(type: type, subject: subject)
+    }
+}

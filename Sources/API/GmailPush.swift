@@ -66,6 +66,38 @@ struct PushTokenVerifier: Sendable {
     static func keyID(of token: String) -> String? { CompactJWS(token)?.header["kid"] as? String }
 }
 
+/// Proof that the caller holds a Gmail mailbox (relay mode): the Google ID token the app got when
+/// its user signed in to Google. RS256 with a key Google publishes, `iss` Google, `aud` one of our
+/// OAuth clients, `email` the address (case-insensitive) and `email_verified`, `exp` and `iat`
+/// within a small skew. The token is not stored.
+struct MailboxProofVerifier: Sendable {
+    typealias PublicKey = _RSA.Signing.PublicKey
+
+    struct Rejection: Error, Equatable, CustomStringConvertible {
+        let check: String
+        var description: String { "the Google ID token does not prove this mailbox (\(check))" }
+    }
+
+    let audiences: Set<String>
+    var skew: Duration = .seconds(60)
+
+    func verify(_ token: String, address: String, key: PublicKey?, now: Date) throws(Rejection) {
+        guard let jws = CompactJWS(token) else { throw Rejection(check: "not a JWT") }
+        guard jws.header["alg"] as? String == "RS256" else { throw Rejection(check: "not signed with RS256") }
+        guard let key else { throw Rejection(check: "signed with a key Google does not publish") }
+        guard jws.isSignedRS256(by: key) else { throw Rejection(check: "the signature does not verify") }
+        guard let issuer = jws.string("iss"), PushTokenVerifier.issuers.contains(issuer) else { throw Rejection(check: "not issued by Google") }
+        guard jws.audiences.contains(where: audiences.contains) else { throw Rejection(check: "issued to another app") }
+        let skew = skew.seconds
+        guard let expires = jws.date("exp"), now.timeIntervalSince(expires) < skew else { throw Rejection(check: "expired") }
+        guard let issued = jws.date("iat"), issued.timeIntervalSince(now) <= skew else { throw Rejection(check: "issued in the future") }
+        guard let email = jws.string("email"), email.lowercased() == address.lowercased() else {
+            throw Rejection(check: "for another address")
+        }
+        guard jws.bool("email_verified") == true else { throw Rejection(check: "the address is not verified") }
+    }
+}
+
 /// The push route's authentication, in place of a session: the Pub/Sub OIDC token. Every refusal is
 /// counted by reason (`alfred_gmail_pushes_total{result="refused_<reason>"}`).
 struct PushAuthentication: ServerMiddleware {
@@ -148,10 +180,41 @@ extension APIHandler {
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !request.emailAddress.contains(where: \.isWhitespace) else {
             throw APIError.invalidField("email_address", "must be an email address")
         }
-        guard let topic = deps.gmailPush?.topicName else {
+        try Check.length(request.googleIdToken, "google_id_token", 1...4096)
+        guard let topic = deps.gmailPush?.topicName, let keys = deps.googleKeys else {
             throw APIError.unavailable("relay mode is not configured on this server (alfred api --pubsub-topic …)", retryAfter: 60)
         }
-        try await deps.store.setRelayMailbox(userID: caller.userID, addressHash: GmailWatchHandler.mailboxHash(request.emailAddress, deps.sealer))
+        let audiences = Set(deps.google?.clients.map(\.id) ?? [])
+        guard !audiences.isEmpty else {
+            throw APIError.unavailable("relay mode needs Google connect's OAuth clients to check mailbox proofs (alfred api --google-client-id …)",
+                                       retryAfter: 60)
+        }
+        let key: PushTokenVerifier.PublicKey?
+        do {
+            key = try await PushTokenVerifier.keyID(of: request.googleIdToken).asyncMap(keys) ?? nil
+        } catch {
+            throw APIError.unavailable("Google's signing keys cannot be fetched right now", retryAfter: 10)
+        }
+        let rejection: MailboxProofVerifier.Rejection?
+        do {
+            try MailboxProofVerifier(audiences: audiences).verify(request.googleIdToken, address: request.emailAddress, key: key,
+                                                                  now: deps.now())
+            rejection = nil
+        } catch {
+            rejection = error
+        }
+        if let rejection {
+            try? await deps.audit.record(AuditEvent(userID: caller.userID, type: "RELAY_MAILBOX", connector: "google", result: "DENIED"))
+            throw APIError(status: .forbidden, code: .notYourMailbox, message: rejection.description)
+        }
+        // Gmail's watch lapses after 7 days; the app is asked to renew it a day before.
+        let now = deps.now()
+        let expires = request.watchExpiration.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+            .map { min(max($0, now), now.addingTimeInterval(7 * 86_400)) } ?? now.addingTimeInterval(7 * 86_400)
+        try await deps.store.setRelayMailbox(userID: caller.userID, addressHash: GmailWatchHandler.mailboxHash(request.emailAddress, deps.sealer),
+                                             watchExpiresAt: expires)
+        _ = try await deps.jobs.enqueue([AssistantEnvironment.relayRenewJob(userID: caller.userID, watchExpiresAt: expires)],
+                                        onConflict: .replaceSchedule)
         try? await deps.audit.record(AuditEvent(userID: caller.userID, type: "RELAY_MAILBOX", connector: "google", result: "SUCCESS"))
         return .ok(.init(body: .json(.init(topicName: topic))))
     }

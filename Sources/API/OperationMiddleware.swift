@@ -108,7 +108,7 @@ struct ErrorMapping: ServerMiddleware {
 /// limit applies.
 struct Authentication: ServerMiddleware {
     /// Without a session: sign-in, refresh and health; and Gmail pushes, which `PushAuthentication` checks.
-    static let publicOperations: Set<String> = ["createSession", "refreshSession", "health", PushAuthentication.operation]
+    static let publicOperations: Set<String> = ["createSession", "refreshSession", "health", "receiveAppleAccountEvent", PushAuthentication.operation]
 
     let tokens: SessionTokens
     let store: any APIStore

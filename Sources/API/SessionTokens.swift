@@ -5,14 +5,16 @@ import Foundation
 /// user and the session; every request also checks that the session is still open, so logout and
 /// delete-all end them at once. Refresh tokens are 32 random bytes, handed out once and stored only
 /// as their SHA-256.
-struct SessionTokens: Sendable {
+public struct SessionTokens: Sendable {
     static let issuer = "alfred-api"
+    /// How long a refresh token unused keeps working (each refresh moves it).
+    public static let defaultRefreshLifetime: Duration = .seconds(30 * 86_400)
     let key: SymmetricKey
     let accessLifetime: Duration
     let refreshLifetime: Duration
 
     /// `keyBytes`: at least 32 random bytes (`alfred api --session-key-file`).
-    init(keyBytes: [UInt8], accessLifetime: Duration = .seconds(900), refreshLifetime: Duration = .seconds(30 * 86_400)) throws {
+    init(keyBytes: [UInt8], accessLifetime: Duration = .seconds(900), refreshLifetime: Duration = Self.defaultRefreshLifetime) throws {
         guard keyBytes.count >= 32 else { throw SessionKeyError("the session key must be at least 32 bytes, found \(keyBytes.count)") }
         key = SymmetricKey(data: keyBytes)
         self.accessLifetime = accessLifetime

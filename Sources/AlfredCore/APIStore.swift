@@ -6,8 +6,9 @@ public protocol APIStore: Sendable {
     /// Answers when the database does (the health check).
     func ping() async throws
 
-    /// Finds the user with this Apple account hash, or creates one, and opens a session for it.
-    func signIn(appleSubjectHash: String, session: NewSession) async throws -> (userID: UUID, created: Bool)
+    /// Finds the user with this Apple account hash and opens a session for it; or, when there is
+    /// none, creates the account if the signup policy admits `claim` (else stores nothing at all).
+    func signIn(appleSubjectHash: String, claim: SignupClaim, session: NewSession) async throws -> SignInOutcome
 
     /// Replaces a session's refresh token (single use). A token that was already used ends its session.
     func refresh(_ refreshHash: [UInt8], replacement: [UInt8], expiresAt: Date) async throws -> RefreshOutcome
@@ -18,12 +19,29 @@ public protocol APIStore: Sendable {
     /// Ends the session (logout).
     func endSession(_ sessionID: UUID, userID: UUID) async throws
 
-    /// Registers or updates the user's device (by its hashed app device id). A device that had the
-    /// same APNs token under another device id is replaced.
-    func registerDevice(userID: UUID, deviceRef: String, tokenKey: String, tokenSealed: [UInt8], environment: String) async throws
+    /// Apple said the account with this hash stopped using Alfred: every session of its user ends
+    /// with `reason` and every device is retired. Returns the user; nil when Alfred does not know it.
+    func endAccountSessions(appleSubjectHash: String, reason: String) async throws -> UUID?
+
+    /// Sweeps sign-in state that is no longer needed (at most `limit` rows of each kind): sessions
+    /// past their expiry end and retire their devices; ended sessions and retired devices go after
+    /// `retention`; used refresh tokens after `usedTokenWindow` (their session's refresh lifetime).
+    func sweepSessions(usedTokenWindow: Duration, retention: Duration, limit: Int) async throws -> SessionSweep
+
+    /// Registers or updates the user's device (by its hashed app device id), bound to the session
+    /// that registers it. A device of the user's that had the same APNs token under another device id
+    /// is replaced; the token's live row under another account is retired (`registered_elsewhere`).
+    func registerDevice(userID: UUID, sessionID: UUID, deviceRef: String, tokenKey: String, tokenSealed: [UInt8],
+                        environment: String) async throws
 
     /// Removes one of the user's devices; false when the user has no such device.
     func unregisterDevice(userID: UUID, deviceRef: String) async throws -> Bool
+
+    /// Removes one of the user's devices by the server's id (as `devices` lists it); false when none.
+    func deleteDevice(userID: UUID, id: UUID) async throws -> Bool
+
+    /// The user's live devices, oldest first.
+    func devices(userID: UUID, sessionID: UUID) async throws -> [DeviceSummary]
 
     /// The user's preferences (the defaults when none were saved).
     func preferences(userID: UUID) async throws -> UserPreferences
@@ -33,6 +51,12 @@ public protocol APIStore: Sendable {
     /// `briefKey` to `briefDue` (when given). Returns the preferences that were replaced.
     func updatePreferences(_ preferences: UserPreferences, userID: UUID, reminderKind: String,
                            brief: (key: String, due: Date)?) async throws -> UserPreferences
+
+    /// The user's VIP senders and keywords, sealed (`HostSealer.Purpose.preferences`); nil when never set.
+    func urgencyPreferences(userID: UUID) async throws -> [UInt8]?
+
+    /// Replaces them; the assistant reads them at its next mail check.
+    func setUrgencyPreferences(userID: UUID, sealed: [UInt8]) async throws
 
     /// Records a pending Google connect. The user's expired ones are dropped, and only the newest
     /// `keepPerUser` stay open.
@@ -53,7 +77,7 @@ public protocol APIStore: Sendable {
 
     /// Relay mode: the user's relayed mailbox (replaced), removed (false: there was none), and the
     /// users relaying a mailbox.
-    func setRelayMailbox(userID: UUID, addressHash: String) async throws
+    func setRelayMailbox(userID: UUID, addressHash: String, watchExpiresAt: Date) async throws
     func deleteRelayMailbox(userID: UUID) async throws -> Bool
     func relayOwners(addressHash: String) async throws -> [UUID]
 }
@@ -88,6 +112,32 @@ public struct ConnectorSummary: Sendable, Equatable {
     public init(id: UUID, provider: String, status: ConnectorStatus, scopes: [String], createdAt: Date) {
         self.id = id; self.provider = provider; self.status = status; self.scopes = scopes; self.createdAt = createdAt
     }
+}
+
+/// A live device as its user may see it: the server's id, never the token or the app's device id.
+public struct DeviceSummary: Sendable, Equatable {
+    public let id: UUID
+    public let environment: String
+    public let registeredAt: Date
+    public let updatedAt: Date
+    /// Registered by the session asking.
+    public let thisSession: Bool
+
+    public init(id: UUID, environment: String, registeredAt: Date, updatedAt: Date, thisSession: Bool) {
+        self.id = id; self.environment = environment; self.registeredAt = registeredAt; self.updatedAt = updatedAt
+        self.thisSession = thisSession
+    }
+}
+
+/// What one sweep of sign-in state did.
+public struct SessionSweep: Sendable, Equatable {
+    public var expired = 0, deletedSessions = 0, deletedUsedTokens = 0, deletedDevices = 0
+    public init(expired: Int = 0, deletedSessions: Int = 0, deletedUsedTokens: Int = 0, deletedDevices: Int = 0) {
+        self.expired = expired; self.deletedSessions = deletedSessions; self.deletedUsedTokens = deletedUsedTokens
+        self.deletedDevices = deletedDevices
+    }
+    /// True when some part hit the limit (sweep again).
+    public func full(_ limit: Int) -> Bool { [expired, deletedSessions, deletedUsedTokens, deletedDevices].contains { $0 >= limit } }
 }
 
 /// A session about to be opened.

@@ -91,6 +91,8 @@ public protocol AssistantStore: Sendable {
     /// `after`, each with the recurring kinds (of `kinds`) that have no live job keyed `<kind>:<user>`.
     func recurringJobGaps(kinds: [String], after: UUID?, limit: Int) async throws -> [(user: UUID, missing: [String])]
     func cursor(connectorID: UUID, kind: String) async throws -> [UInt8]?
+    /// When the Gmail watch of the user's relayed mailbox lapses; nil when none is relayed.
+    func relayWatchExpiry(userID: UUID) async throws -> Date?
     /// Records a Gmail watch that Google accepted until `expiresAt` (and clears a failure).
     func saveGmailWatch(connectorID: UUID, userID: UUID, addressHash: String, expiresAt: Date) async throws
     /// Records that renewing the connector's watch failed: its mail is polled at the short interval.

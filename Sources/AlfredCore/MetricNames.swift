@@ -101,6 +101,12 @@ extension MetricName {
     public static let apiRequestDuration = "alfred_api_request_duration_seconds"
     /// Sign-ins and refreshes by outcome. Label `result` (signed_in|created|refreshed|reused|refused|...).
     public static let apiSessions = "alfred_api_sessions_total"
+    /// Sign-in state the API's sweep removed. Label `what`: `expired_sessions` (ended, devices
+    /// retired), `deleted_sessions`, `used_refresh_tokens`, `retired_devices`.
+    public static let apiSwept = "alfred_api_swept_total"
+    /// Sign in with Apple's server-to-server notifications. Label `result`: `consent-revoked`,
+    /// `account-delete`, `ignored` (email events), `unknown_account`, `refused`.
+    public static let appleAccountEvents = "alfred_api_apple_account_events_total"
     /// Google connect flows through the API. Label `result`: `started`, `connected`, `invalid_state`,
     /// `code_refused`, `missing_scopes`, `denied` (Google's consent page was declined), `failed`, `unavailable`.
     public static let apiConnects = "alfred_api_connects_total"
@@ -160,6 +166,8 @@ extension MetricName {
         apiRequests: "API requests answered, by route pattern, method and status class.",
         apiRequestDuration: "API request handling time, by route pattern and method.",
         apiSessions: "API sign-ins and refreshes, by outcome.",
+        apiSwept: "Sign-in state the API's sweep ended or removed, by what.",
+        appleAccountEvents: "Sign in with Apple account notifications, by event or refusal.",
         apiConnects: "Google connect flows through the API, by outcome.",
         gmailPushes: "Gmail pushes received from Pub/Sub, by outcome.",
     ]

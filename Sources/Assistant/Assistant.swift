@@ -15,6 +15,7 @@ extension AssistantEnvironment {
         registry.register(GmailWatchHandler(environment: self))
         registry.register(UrgentFeedbackHandler(store: store, metrics: metrics))
         registry.register(RelayWakeHandler(environment: self))
+        registry.register(RelayRenewHandler(environment: self))
     }
 }
 
@@ -43,6 +44,16 @@ extension AssistantEnvironment {
     public static func relayWakeJob(userID: UUID) -> NewJob {
         NewJob(kind: AssistantKind.relayWake, schedule: .now,
                uniqueKey: AssistantKind.uniqueKey(AssistantKind.relayWake, user: userID), userID: userID)
+    }
+
+    /// How long before a relayed mailbox's Gmail watch lapses the app is asked to renew it.
+    public static let relayRenewLead: TimeInterval = 86_400
+
+    /// The job a relay registration enqueues (with `.replaceSchedule`: a newer watch moves it): the
+    /// renewal request, a day before the watch lapses.
+    public static func relayRenewJob(userID: UUID, watchExpiresAt: Date) -> NewJob {
+        NewJob(kind: AssistantKind.relayRenew, schedule: .at(watchExpiresAt.addingTimeInterval(-relayRenewLead)),
+               uniqueKey: AssistantKind.uniqueKey(AssistantKind.relayRenew, user: userID), userID: userID)
     }
 
     /// Relay mode (docs/gmail-relay-architecture.md): a Gmail change wakes the user's app with a

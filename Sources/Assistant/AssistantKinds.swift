@@ -19,6 +19,8 @@ public enum AssistantKind {
     public static let gmailWatch = JobKind("gmail.watch", maxAttempts: 10)
     /// Relay mode: a Gmail push for a relayed mailbox; wakes the user's app with a silent push.
     public static let relayWake = JobKind("relay.wake", maxAttempts: 5, priority: 10)
+    /// Relay mode: a day before the app's Gmail watch lapses, a silent push asks the app to renew it.
+    public static let relayRenew = JobKind("relay.renew", maxAttempts: 5)
     /// Recurring system job: makes sure every connected user has the three recurring jobs.
     public static let plan = JobKind("assistant.plan", maxAttempts: 5)
     /// Delivery's own queue, so slow APNs calls never starve claiming (the `Delivery` module's kind).
@@ -27,7 +29,7 @@ public enum AssistantKind {
     /// The user's verdict on an urgent-mail alert (false-positive rate).
     public static let urgentFeedback = JobKind("feedback.urgent", maxAttempts: 5)
 
-    public static let all = [calendarSync, meetingReminder, morningBrief, mailCheck, gmailWatch, relayWake, plan]
+    public static let all = [calendarSync, meetingReminder, morningBrief, mailCheck, gmailWatch, relayWake, relayRenew, plan]
 
     static func uniqueKey(_ kind: JobKind, user: UUID) -> String { "\(kind.name):\(user.uuidString.lowercased())" }
 

@@ -57,7 +57,8 @@ public struct MeetingReminderHandler: JobHandler {
         // The push waits for the reminder time (this job runs `reminderLead` ahead); the lateness SLI
         // is measured from it.
         let content = PushContent(kind: "meeting.reminder", title: text.title, body: text.body,
-                                  scheduledAt: max(remindAt, due), collapseID: String(key.suffix(32)))
+                                  scheduledAt: max(remindAt, due), collapseID: String(key.suffix(32)),
+                                  joinURL: event.meetingLink?.unsafeValue)
         let notification = try env.outbox.notification(content, userID: user.userID, idempotencyKey: key, deadline: start,
                                                        at: remindAt > now ? remindAt : nil)
         if try await env.store.notify(notification) {

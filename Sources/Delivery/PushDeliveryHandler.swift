@@ -193,11 +193,14 @@ public struct PushDeliveryHandler: JobHandler {
     /// Everything a send needs that does not depend on the moment: the payload and each device's
     /// opened token.
     private func prepare(_ content: PushContent, _ plan: DeliveryPlan, _ devices: [DeviceTarget]) -> [Prepared] {
-        let body: [UInt8] = content.kind == DeliveryMetrics.relayKind
-            ? APNsPayload.background(kind: "sync")
+        let background = DeliveryMetrics.backgroundKinds[content.kind]
+        let body: [UInt8] = background != nil
+            ? APNsPayload.background(kind: background!)
             : APNsPayload.alert(title: content.title, body: content.body, threadID: DeliveryMetrics.thread(content.kind),
-                                kind: DeliveryMetrics.thread(content.kind), timeSensitive: content.kind == DeliveryMetrics.reminderKind)
-        let relay = content.kind == DeliveryMetrics.relayKind
+                                kind: DeliveryMetrics.thread(content.kind), timeSensitive: content.kind == DeliveryMetrics.reminderKind,
+                                app: .init(category: NotificationContract.category(content), notificationID: content.collapseID,
+                                           link: NotificationContract.link(content), joinURL: content.joinURL))
+        let relay = background != nil
         return devices.map { device in
             guard let token = try? sealer.open(device.tokenSealed, purpose: .deviceToken, userID: plan.userID) else {
                 return Prepared(device: device, request: nil)
@@ -336,7 +339,11 @@ extension SendOutcome.Result {
 package struct DeliveryMetrics: Sendable {
     package static let reminderKind = "meeting.reminder"
     package static let relayKind = "mail.relay"
-    package static let kinds: Set<String> = [reminderKind, "morning.brief", "mail.urgent", relayKind]
+    /// Relay mode: the app's Gmail watch lapses soon; a silent push asks it to renew.
+    package static let relayRenewKind = "mail.relay.renew"
+    package static let kinds: Set<String> = [reminderKind, "morning.brief", "mail.urgent", relayKind, relayRenewKind]
+    /// Silent pushes (no alert): what the app's background handler does, by kind.
+    package static let backgroundKinds = [relayKind: "sync", relayRenewKind: "renew_watch"]
 
     let factory: any MetricsFactory
     package let reminderLateness: Timer

@@ -4,24 +4,46 @@ import PostgresNIO
 
 /// The API's queries: users, sessions, devices, preferences (role `alfred_api`).
 enum APISQL {
-    /// The user with this Apple account hash (created when new) gets a new session. Returns
-    /// `(user_id, created)`; no row when another sign-in created the same user at this moment
-    /// (the caller tries once more and finds it).
-    static func signIn(subjectHash: String, newUserID: UUID, session: UUID, refreshHash: ByteBuffer, expiresAt: Date) -> PostgresQuery {
+    /// The user with this Apple account hash, if there is one, gets a new session (returns its id).
+    static func signInExisting(subjectHash: String, session: UUID, refreshHash: ByteBuffer, expiresAt: Date) -> PostgresQuery {
         """
-        WITH existing AS (
-            SELECT id FROM users WHERE apple_subject_hash = \(subjectHash)
-        ), created AS (
-            INSERT INTO users (id, apple_subject_hash)
-            SELECT \(newUserID), \(subjectHash) WHERE NOT EXISTS (SELECT 1 FROM existing)
+        INSERT INTO sessions (id, user_id, refresh_hash, expires_at)
+        SELECT \(session), id, \(refreshHash), \(expiresAt) FROM users WHERE apple_subject_hash = \(subjectHash)
+        RETURNING user_id
+        """
+    }
+
+    /// First sign-ins take turns, so the cap and single-use invitations hold under concurrency.
+    static let lockSignups: PostgresQuery = "SELECT pg_advisory_xact_lock(hashtextextended('alfred-signups', 0))"
+
+    /// `(mode, cap, accounts, allow-listed)`; accounts are the ones made by signing in.
+    static func signupGate(identityHashes: [String]) -> PostgresQuery {
+        """
+        SELECT p.mode, p.user_cap, (SELECT count(*) FROM users WHERE apple_subject_hash IS NOT NULL),
+               EXISTS (SELECT 1 FROM signup_allowed WHERE identity_hash = ANY(\(identityHashes)))
+        FROM signup_policy p
+        """
+    }
+
+    /// Uses an invitation: one row when it existed, was unused and had not expired.
+    static func takeInvite(codeHash: ByteBuffer) -> PostgresQuery {
+        """
+        UPDATE signup_invites SET used_at = now() WHERE code_hash = \(codeHash) AND used_at IS NULL AND expires_at > now()
+        RETURNING 1::int4
+        """
+    }
+
+    /// A new account with its first session; no row when another sign-in created it a moment ago.
+    static func createAccount(userID: UUID, subjectHash: String, session: UUID, refreshHash: ByteBuffer, expiresAt: Date) -> PostgresQuery {
+        """
+        WITH created AS (
+            INSERT INTO users (id, apple_subject_hash) VALUES (\(userID), \(subjectHash))
             ON CONFLICT (apple_subject_hash) WHERE apple_subject_hash IS NOT NULL DO NOTHING
             RETURNING id
-        ), chosen AS (
-            SELECT id, false AS created FROM existing UNION ALL SELECT id, true FROM created
         )
         INSERT INTO sessions (id, user_id, refresh_hash, expires_at)
-        SELECT \(session), id, \(refreshHash), \(expiresAt) FROM chosen
-        RETURNING user_id, (SELECT created FROM chosen)
+        SELECT \(session), id, \(refreshHash), \(expiresAt) FROM created
+        RETURNING user_id
         """
     }
 
@@ -44,6 +66,10 @@ enum APISQL {
             FROM session_used_tokens t
             WHERE t.refresh_hash = \(old) AND s.id = t.session_id AND NOT EXISTS (SELECT 1 FROM current)
             RETURNING s.id
+        ), retired AS (  -- the devices the ended session registered stop receiving at once
+            UPDATE devices d SET retired_at = now(), retired_reason = 'session_revoked', updated_at = now()
+            WHERE d.session_id IN (SELECT id FROM replayed) AND d.retired_at IS NULL
+            RETURNING d.id
         )
         SELECT 'rotated', id, user_id FROM current
         UNION ALL SELECT 'reused', id, NULL::uuid FROM replayed
@@ -54,10 +80,82 @@ enum APISQL {
         "SELECT 1::int4 FROM sessions WHERE id = \(id) AND user_id = \(userID) AND revoked_at IS NULL"
     }
 
+    /// Logout: the session ends and the devices it registered are retired, in one statement.
     static func endSession(id: UUID, userID: UUID) -> PostgresQuery {
         """
-        UPDATE sessions SET revoked_at = now(), revoked_reason = 'logout'
-        WHERE id = \(id) AND user_id = \(userID) AND revoked_at IS NULL
+        WITH ended AS (
+            UPDATE sessions SET revoked_at = now(), revoked_reason = 'logout'
+            WHERE id = \(id) AND user_id = \(userID) AND revoked_at IS NULL
+            RETURNING id
+        )
+        UPDATE devices d SET retired_at = now(), retired_reason = 'logout', updated_at = now()
+        WHERE d.session_id IN (SELECT id FROM ended) AND d.retired_at IS NULL
+        """
+    }
+
+    /// One sweep of sign-in state, each part bounded by `limit` rows: sessions past their expiry end
+    /// and retire their devices; sessions ended over `retention` ago are deleted (used tokens and
+    /// pending connects cascade); used refresh tokens older than `usedTokenWindow` and devices retired
+    /// over `retention` ago are deleted. Answers the four counts.
+    static func sweepSessions(usedTokenWindow: Double, retention: Double, limit: Int32) -> PostgresQuery {
+        """
+        WITH expired AS (
+            UPDATE sessions SET revoked_at = now(), revoked_reason = 'expired'
+            WHERE id IN (SELECT id FROM sessions WHERE revoked_at IS NULL AND expires_at < now() LIMIT \(limit))
+            RETURNING id
+        ), retired AS (
+            UPDATE devices d SET retired_at = now(), retired_reason = 'session_expired', updated_at = now()
+            WHERE d.session_id IN (SELECT id FROM expired) AND d.retired_at IS NULL
+            RETURNING d.id
+        ), ended AS (
+            DELETE FROM sessions
+            WHERE id IN (SELECT id FROM sessions WHERE revoked_at < now() - make_interval(secs => \(retention)) LIMIT \(limit))
+            RETURNING id
+        ), used AS (
+            DELETE FROM session_used_tokens
+            WHERE refresh_hash IN (SELECT refresh_hash FROM session_used_tokens
+                                   WHERE used_at < now() - make_interval(secs => \(usedTokenWindow)) LIMIT \(limit))
+            RETURNING 1
+        ), gone AS (
+            DELETE FROM devices
+            WHERE id IN (SELECT id FROM devices WHERE retired_at < now() - make_interval(secs => \(retention)) LIMIT \(limit))
+            RETURNING 1
+        )
+        SELECT (SELECT count(*) FROM expired), (SELECT count(*) FROM ended), (SELECT count(*) FROM used), (SELECT count(*) FROM gone)
+        """
+    }
+
+    /// Apple said the account stopped using Alfred: every session of the user with this Apple
+    /// account hash ends (`reason`) and every device of theirs is retired, in one statement. Returns
+    /// the user (no row: Alfred does not know the account).
+    static func endAccountSessions(appleSubjectHash: String, reason: String) -> PostgresQuery {
+        """
+        WITH u AS (
+            SELECT id FROM users WHERE apple_subject_hash = \(appleSubjectHash)
+        ), ended AS (
+            UPDATE sessions SET revoked_at = now(), revoked_reason = \(reason)
+            WHERE user_id IN (SELECT id FROM u) AND revoked_at IS NULL
+            RETURNING id
+        ), retired AS (
+            UPDATE devices SET retired_at = now(), retired_reason = 'session_revoked', updated_at = now()
+            WHERE user_id IN (SELECT id FROM u) AND retired_at IS NULL
+            RETURNING id
+        )
+        SELECT id, (SELECT count(*) FROM ended), (SELECT count(*) FROM retired) FROM u
+        """
+    }
+
+    /// Registrations of one APNs token take turns (whoever holds the token's lock decides which row
+    /// is live), so two accounts registering the same phone at once cannot both end up live.
+    static func lockToken(_ tokenKey: String) -> PostgresQuery {
+        "SELECT pg_advisory_xact_lock(hashtextextended(\(tokenKey), 30))"
+    }
+
+    /// The token's live row under another account is retired: the phone is someone else's now.
+    static func retireTokenElsewhere(userID: UUID, tokenKey: String) -> PostgresQuery {
+        """
+        UPDATE devices SET retired_at = now(), retired_reason = 'registered_elsewhere', updated_at = now()
+        WHERE token_key = \(tokenKey) AND user_id <> \(userID) AND retired_at IS NULL
         """
     }
 
@@ -68,19 +166,33 @@ enum APISQL {
         """
     }
 
-    static func upsertDevice(id: UUID, userID: UUID, deviceRef: String, tokenKey: String, sealed: ByteBuffer,
+    static func upsertDevice(id: UUID, userID: UUID, sessionID: UUID, deviceRef: String, tokenKey: String, sealed: ByteBuffer,
                              environment: String) -> PostgresQuery {
         """
-        INSERT INTO devices (id, user_id, device_ref, apns_token_ciphertext, environment, token_key)
-        VALUES (\(id), \(userID), \(deviceRef), \(sealed), \(environment), \(tokenKey))
+        INSERT INTO devices (id, user_id, session_id, device_ref, apns_token_ciphertext, environment, token_key)
+        VALUES (\(id), \(userID), \(sessionID), \(deviceRef), \(sealed), \(environment), \(tokenKey))
         ON CONFLICT (user_id, device_ref) WHERE device_ref IS NOT NULL DO UPDATE
             SET apns_token_ciphertext = EXCLUDED.apns_token_ciphertext, environment = EXCLUDED.environment,
-                token_key = EXCLUDED.token_key, retired_at = NULL, retired_reason = NULL, updated_at = now()
+                token_key = EXCLUDED.token_key, session_id = EXCLUDED.session_id, retired_at = NULL, retired_reason = NULL,
+                updated_at = now()
         """
     }
 
     static func deleteDevice(userID: UUID, deviceRef: String) -> PostgresQuery {
         "DELETE FROM devices WHERE user_id = \(userID) AND device_ref = \(deviceRef) RETURNING id"
+    }
+
+    static func deleteDevice(userID: UUID, id: UUID) -> PostgresQuery {
+        "DELETE FROM devices WHERE user_id = \(userID) AND id = \(id) RETURNING id"
+    }
+
+    /// The user's live devices, oldest first: `(id, environment, created, updated, registered by this session)`.
+    static func devices(userID: UUID, sessionID: UUID) -> PostgresQuery {
+        """
+        SELECT id, environment, created_at, updated_at, coalesce(session_id = \(sessionID), false) FROM devices
+        WHERE user_id = \(userID) AND retired_at IS NULL
+        ORDER BY created_at, id
+        """
     }
 
     /// `(minutes, brief, quiet start, quiet end, high risk, zone)`; times as `HH:MM`.
@@ -101,6 +213,18 @@ enum APISQL {
             meeting_reminder_minutes = EXCLUDED.meeting_reminder_minutes, morning_brief_local_time = EXCLUDED.morning_brief_local_time,
             quiet_hours_start = EXCLUDED.quiet_hours_start, quiet_hours_end = EXCLUDED.quiet_hours_end,
             high_risk_requires_confirm = EXCLUDED.high_risk_requires_confirm, time_zone = EXCLUDED.time_zone, updated_at = now()
+        """
+    }
+
+    static func urgencyPreferences(userID: UUID) -> PostgresQuery {
+        "SELECT urgency_ciphertext FROM preferences WHERE user_id = \(userID) AND urgency_ciphertext IS NOT NULL"
+    }
+
+    /// The user's sealed VIP senders and keywords (the other preferences keep their values or defaults).
+    static func saveUrgencyPreferences(userID: UUID, sealed: ByteBuffer) -> PostgresQuery {
+        """
+        INSERT INTO preferences (user_id, urgency_ciphertext) VALUES (\(userID), \(sealed))
+        ON CONFLICT (user_id) DO UPDATE SET urgency_ciphertext = EXCLUDED.urgency_ciphertext, updated_at = now()
         """
     }
 
@@ -154,10 +278,11 @@ enum APISQL {
         """
     }
 
-    static func setRelayMailbox(userID: UUID, addressHash: String) -> PostgresQuery {
+    static func setRelayMailbox(userID: UUID, addressHash: String, watchExpiresAt: Date) -> PostgresQuery {
         """
-        INSERT INTO relay_mailboxes (user_id, address_hash) VALUES (\(userID), \(addressHash))
-        ON CONFLICT (user_id) DO UPDATE SET address_hash = EXCLUDED.address_hash, created_at = now()
+        INSERT INTO relay_mailboxes (user_id, address_hash, watch_expires_at) VALUES (\(userID), \(addressHash), \(watchExpiresAt))
+        ON CONFLICT (user_id) DO UPDATE SET address_hash = EXCLUDED.address_hash, watch_expires_at = EXCLUDED.watch_expires_at,
+                                            created_at = now()
         """
     }
 

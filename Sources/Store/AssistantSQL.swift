@@ -109,11 +109,18 @@ enum AssistantSQL {
         """
     }
 
+    static func relayWatchExpiry(userID: UUID) -> PostgresQuery {
+        "SELECT watch_expires_at FROM relay_mailboxes WHERE user_id = \(userID)"
+    }
+
     /// Returns the alert's rule ids (empty when it has none) only when the verdict is recorded now.
+    /// The app names the alert by the `notification_id` its push carried: the collapse id, which is the
+    /// last 32 characters of the idempotency key (the whole key is accepted too).
     static func recordFeedback(userID: UUID, key: String, verdict: String) -> PostgresQuery {
         """
         UPDATE notifications SET feedback = \(verdict)
-        WHERE idempotency_key = \(key) AND user_id = \(userID) AND kind = 'mail.urgent' AND feedback IS NULL
+        WHERE user_id = \(userID) AND (idempotency_key = \(key) OR right(idempotency_key, 32) = \(key))
+          AND kind = 'mail.urgent' AND feedback IS NULL
         RETURNING coalesce(urgency_rules, '{}'::text[])
         """
     }

@@ -20,14 +20,40 @@ public struct PostgresAPIStore: APIStore {
         _ = try await Pooled.rows(client, "SELECT 1", logger: logger)
     }
 
-    public func signIn(appleSubjectHash: String, session: NewSession) async throws -> (userID: UUID, created: Bool) {
+    public func signIn(appleSubjectHash: String, claim: SignupClaim, session: NewSession) async throws -> SignInOutcome {
+        let (logger, refresh) = (self.logger, ByteBuffer(bytes: session.refreshHash))
         // Two first sign-ins of one account at the same moment: the one that lost the insert finds
         // the user on its second try.
         for _ in 0..<2 {
-            let rows = try await Pooled.rows(client, APISQL.signIn(
-                subjectHash: appleSubjectHash, newUserID: UUID(), session: session.id,
-                refreshHash: ByteBuffer(bytes: session.refreshHash), expiresAt: session.expiresAt), logger: logger)
-            if let (user, created) = try rows.decode((UUID, Bool).self).first { return (user, created) }
+            if let user = try await Pooled.rows(client, APISQL.signInExisting(
+                subjectHash: appleSubjectHash, session: session.id, refreshHash: refresh, expiresAt: session.expiresAt), logger: logger)
+                .decode(UUID.self).first {
+                return .signedIn(userID: user, created: false)
+            }
+            do {
+                return try await Pooled.transaction(client, logger: logger) { connection -> SignInOutcome in
+                _ = try await connection.query(APISQL.lockSignups, logger: logger).collect()
+                let gate = try await connection.query(APISQL.signupGate(identityHashes: claim.identityHashes), logger: logger).collect()
+                guard let (mode, cap, accounts, allowListed) = try gate.decode((String, Int32?, Int64, Bool).self).first else {
+                    throw PostgresAPIStoreError(description: "the signup policy row is missing (migration 0017)")
+                }
+                let policy = SignupPolicy(mode: SignupPolicy.Mode(rawValue: mode) ?? .closed, userCap: cap.map(Int.init))
+                if let refusal = try await policy.admit(accounts: Int(accounts), allowListed: allowListed, takeInvite: {
+                    guard let invite = claim.inviteHash else { return false }
+                    return try await !connection.query(APISQL.takeInvite(codeHash: ByteBuffer(bytes: invite)), logger: logger).collect().isEmpty
+                }) {
+                    return .refused(refusal)
+                }
+                let created = try await connection.query(APISQL.createAccount(
+                    userID: UUID(), subjectHash: appleSubjectHash, session: session.id, refreshHash: refresh, expiresAt: session.expiresAt),
+                    logger: logger).collect()
+                // Lost a race with another first sign-in of this account: roll back (the invitation too), find it.
+                guard let user = try created.decode(UUID.self).first else { throw RetrySignIn() }
+                return .signedIn(userID: user, created: true)
+                }
+            } catch is RetrySignIn {
+                continue
+            }
         }
         throw PostgresAPIStoreError(description: "sign-in found no user and could not create one")
     }
@@ -50,20 +76,44 @@ public struct PostgresAPIStore: APIStore {
         _ = try await Pooled.rows(client, APISQL.endSession(id: sessionID, userID: userID), logger: logger)
     }
 
-    public func registerDevice(userID: UUID, deviceRef: String, tokenKey: String, tokenSealed: [UInt8],
+    public func endAccountSessions(appleSubjectHash: String, reason: String) async throws -> UUID? {
+        let rows = try await Pooled.rows(client, APISQL.endAccountSessions(appleSubjectHash: appleSubjectHash, reason: reason), logger: logger)
+        return try rows.decode((UUID, Int64, Int64).self).first?.0
+    }
+
+    public func sweepSessions(usedTokenWindow: Duration, retention: Duration, limit: Int) async throws -> SessionSweep {
+        let rows = try await Pooled.rows(client, APISQL.sweepSessions(usedTokenWindow: usedTokenWindow.seconds, retention: retention.seconds,
+                                                                      limit: Int32(limit)), logger: logger)
+        guard let (expired, sessions, used, devices) = try rows.decode((Int64, Int64, Int64, Int64).self).first else { return SessionSweep() }
+        return SessionSweep(expired: Int(expired), deletedSessions: Int(sessions), deletedUsedTokens: Int(used), deletedDevices: Int(devices))
+    }
+
+    public func registerDevice(userID: UUID, sessionID: UUID, deviceRef: String, tokenKey: String, tokenSealed: [UInt8],
                                environment: String) async throws {
         let logger = self.logger
         try await Pooled.transaction(client, logger: logger) { connection in
-            _ = try await connection.query(APISQL.dropOtherDevicesWithToken(userID: userID, tokenKey: tokenKey, deviceRef: deviceRef),
-                                           logger: logger)
-            _ = try await connection.query(APISQL.upsertDevice(
-                id: UUID(), userID: userID, deviceRef: deviceRef, tokenKey: tokenKey, sealed: ByteBuffer(bytes: tokenSealed),
-                environment: environment), logger: logger)
+            for statement in [APISQL.lockToken(tokenKey), APISQL.retireTokenElsewhere(userID: userID, tokenKey: tokenKey),
+                              APISQL.dropOtherDevicesWithToken(userID: userID, tokenKey: tokenKey, deviceRef: deviceRef),
+                              APISQL.upsertDevice(id: UUID(), userID: userID, sessionID: sessionID, deviceRef: deviceRef, tokenKey: tokenKey,
+                                                  sealed: ByteBuffer(bytes: tokenSealed), environment: environment)] {
+                _ = try await connection.query(statement, logger: logger).collect()
+            }
         }
     }
 
     public func unregisterDevice(userID: UUID, deviceRef: String) async throws -> Bool {
         try await !Pooled.rows(client, APISQL.deleteDevice(userID: userID, deviceRef: deviceRef), logger: logger).isEmpty
+    }
+
+    public func deleteDevice(userID: UUID, id: UUID) async throws -> Bool {
+        try await !Pooled.rows(client, APISQL.deleteDevice(userID: userID, id: id), logger: logger).isEmpty
+    }
+
+    public func devices(userID: UUID, sessionID: UUID) async throws -> [DeviceSummary] {
+        let rows = try await Pooled.rows(client, APISQL.devices(userID: userID, sessionID: sessionID), logger: logger)
+        return try rows.decode((UUID, String, Date, Date, Bool).self).map {
+            DeviceSummary(id: $0, environment: $1, registeredAt: $2, updatedAt: $3, thisSession: $4)
+        }
     }
 
     public func preferences(userID: UUID) async throws -> UserPreferences {
@@ -92,6 +142,15 @@ public struct PostgresAPIStore: APIStore {
             }
             return old
         }
+    }
+
+    public func urgencyPreferences(userID: UUID) async throws -> [UInt8]? {
+        try await Pooled.rows(client, APISQL.urgencyPreferences(userID: userID), logger: logger).decode(ByteBuffer.self)
+            .first.map { Array(buffer: $0) }
+    }
+
+    public func setUrgencyPreferences(userID: UUID, sealed: [UInt8]) async throws {
+        _ = try await Pooled.rows(client, APISQL.saveUrgencyPreferences(userID: userID, sealed: ByteBuffer(bytes: sealed)), logger: logger)
     }
 
     // MARK: Google connect
@@ -133,8 +192,9 @@ public struct PostgresAPIStore: APIStore {
         try await Pooled.rows(client, APISQL.mailboxOwners(addressHash: addressHash), logger: logger).decode(UUID.self).map { $0 }
     }
 
-    public func setRelayMailbox(userID: UUID, addressHash: String) async throws {
-        _ = try await Pooled.rows(client, APISQL.setRelayMailbox(userID: userID, addressHash: addressHash), logger: logger)
+    public func setRelayMailbox(userID: UUID, addressHash: String, watchExpiresAt: Date) async throws {
+        _ = try await Pooled.rows(client, APISQL.setRelayMailbox(userID: userID, addressHash: addressHash, watchExpiresAt: watchExpiresAt),
+                                  logger: logger)
     }
 
     public func deleteRelayMailbox(userID: UUID) async throws -> Bool {
@@ -154,3 +214,4 @@ public struct PostgresAPIStore: APIStore {
 }
 
 struct PostgresAPIStoreError: Error, CustomStringConvertible { let description: String }
+private struct RetrySignIn: Error {}

@@ -86,6 +86,10 @@ public struct PostgresAssistantStore: AssistantStore {
         return alerts
     }
 
+    public func relayWatchExpiry(userID: UUID) async throws -> Date? {
+        try await Pooled.rows(client, AssistantSQL.relayWatchExpiry(userID: userID), logger: logger).decode(Date.self).first
+    }
+
     public func recordFeedback(userID: UUID, idempotencyKey: String, verdict: String) async throws -> [String]? {
         for rules in try await Pooled.rows(client, AssistantSQL.recordFeedback(userID: userID, key: idempotencyKey, verdict: verdict),
                                            logger: logger).decode([String].self) { return rules }

@@ -325,7 +325,10 @@ struct DevConductor: Service {
         _ = try await api.expect(200, .POST, "/v1/devices/apns", token: access, json: [
             "device_id": "relay-iphone", "apns_token": DevDemo.relayDeviceToken, "environment": "sandbox",
         ])
-        let relay = try await api.expect(200, .PUT, "/v1/relay/mailbox", token: access, json: ["email_address": DevDemo.relayEmail])
+        // The proof the mailbox is theirs: the Google ID token the app got when its user signed in to Google.
+        let proof = try google.mailboxIDToken(email: DevDemo.relayEmail, audience: DevDemo.iosClientID)
+        let relay = try await api.expect(200, .PUT, "/v1/relay/mailbox", token: access,
+                                         json: ["email_address": DevDemo.relayEmail, "google_id_token": proof])
         guard let topic = relay["topic_name"] as? String else { throw ValidationError("relay registration returned no topic") }
         let token = try google.mintAccessToken(forUser: DevDemo.relayEmail, scopes: ["https://www.googleapis.com/auth/gmail.metadata"])
         var request = HTTPClientRequest(url: try await google.gmailBaseURL() + "/users/me/watch")

@@ -106,7 +106,9 @@ struct APICommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data("alfred api listening on http://\(listenHost):\(port)\n".utf8))
             })
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: pool), .init(service: server)] + (endpoint.map { [.init(service: $0)] } ?? []),
+            services: [.init(service: pool), .init(service: server),
+                       .init(service: SessionSweeper.service(store: PostgresAPIStore(client: pool, logger: logger), runtime: .live(logger: logger)))]
+                + (endpoint.map { [.init(service: $0)] } ?? []),
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         await broker?.close()

@@ -10,7 +10,7 @@ struct Alfred: AsyncParsableCommand {
         commandName: "alfred",
         abstract: "Alfred's worker service: a durable Postgres job queue and the workers that run it.",
         subcommands: [MigrateCommand.self, APICommand.self, WorkerCommand.self, JobsCommand.self, AttestationCommand.self,
-                      KeysCommand.self, UrgencyCommand.self, PrivacyCommand.self, AuditCommand.self])
+                      KeysCommand.self, UrgencyCommand.self, PrivacyCommand.self, AuditCommand.self, SignupsCommand.self])
 
     static func main() async { await CommandEntry.main(Alfred.self) }
 }

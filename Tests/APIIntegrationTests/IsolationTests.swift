@@ -21,6 +21,8 @@ import Yams
             _ = try await w.call(.PUT, "/v1/preferences", token: alice.access, json: """
                 {"meeting_reminder_minutes": 33, "morning_brief_local_time": "05:55", "high_risk_requires_confirm": false, "time_zone": "Asia/Tokyo"}
                 """)
+            #expect(try await w.call(.PUT, "/v1/preferences/urgency", token: alice.access,
+                                     json: #"{"vip_senders": ["oncologist@clinic.example"], "keywords": ["biopsy"]}"#).status == 200)
             let request = try await w.call(.POST, "/v1/privacy/delete-all", token: alice.access)
             let requestID = try #require(request.json["request_id"] as? String)
             let connected = try await ConnectTests.connect(w, alice, redirect: GoogleSide.iosRedirect)
@@ -30,16 +32,24 @@ import Yams
             let theirs = try await w.call(.POST, "/v1/connectors/google/callback", token: bob.access,
                                           json: #"{"code": "\#(code)", "state": "\#(state)"}"#)
             #expect(theirs.status == 403 && theirs.code == "invalid_state")
-            let ids = ["unregisterDevice": "alice-phone-1", "getDeleteAllStatus": requestID, "deleteConnector": connectorID]
+            let aliceDevices = try await w.call(.GET, "/v1/devices", token: alice.access).json["items"] as? [[String: Any]]
+            let deviceID = try #require(aliceDevices?.first?["id"] as? String)
+            let ids = ["unregisterDevice": "alice-phone-1", "deleteDevice": deviceID, "getDeleteAllStatus": requestID,
+                       "deleteConnector": connectorID]
 
             // (A callback with a state its caller did not start is refused for anyone: checked above.)
             for route in Routes.authenticated where !["logout", "requestDeleteAll", "finishGoogleConnect"].contains(route.operationID) {
-                let reply = try await w.call(route.method, route.path(ids[route.operationID] ?? "x"), token: bob.access, json: route.body)
+                // Bob relays his own mailbox, with his own proof of it.
+                let body = route.operationID == "registerRelayMailbox"
+                    ? #"{"email_address": "bob@example.com", "google_id_token": "\#(try w.google.google.mailboxIDToken(email: "bob@example.com", audience: GoogleSide.iosClientID))"}"#
+                    : route.body
+                let reply = try await w.call(route.method, route.path(ids[route.operationID] ?? "x"), token: bob.access, json: body)
                 if route.takesID {
                     #expect(reply.status == 404 && reply.code == "not_found", "\(route): \(reply.body)")
                 } else {
                     #expect(reply.status < 300, "\(route): \(reply.body)")
-                    #expect(!reply.body.contains("Asia/Tokyo") && !reply.body.contains(w.userID(alice).uuidString.lowercased()),
+                    #expect(!reply.body.contains("Asia/Tokyo") && !reply.body.contains(w.userID(alice).uuidString.lowercased())
+                                && !reply.body.contains("oncologist") && !reply.body.contains("biopsy"),
                             "\(route) showed Bob something of Alice's: \(reply.body)")
                 }
             }
@@ -87,7 +97,7 @@ import Yams
             for (_, operation) in methods { if let id = (operation as? [String: Any])?["operationId"] as? String { operations.insert(id) } }
         }
         #expect(operations == Set(Routes.all.map(\.operationID)))
-        #expect(operations.count == 20)
+        #expect(operations.count == 25)
     }
 
     static let contract = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -129,6 +129,19 @@ import Testing
         #expect((json["alfred"] as? [String: String]) == ["kind": "calendar"])
     }
 
+    @Test func theAppsFieldsRideAlongAndAreNeverShortened() throws {
+        let join = "https://meet.example.com/abc-defg-hij"
+        let bytes = APNsPayload.alert(title: String(repeating: "Planning ", count: 400), body: String(repeating: "Room ", count: 800),
+                                      threadID: "calendar", kind: "calendar", timeSensitive: true,
+                                      app: .init(category: "ALFRED_REMINDER_JOIN", notificationID: "0123456789abcdef0123456789abcdef",
+                                                 link: "alfred://reminder/0123456789abcdef0123456789abcdef", joinURL: join))
+        #expect(bytes.count <= APNsClient.maxPayloadBytes)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        #expect((json["aps"] as? [String: Any])?["category"] as? String == "ALFRED_REMINDER_JOIN")
+        #expect((json["alfred"] as? [String: String]) == ["kind": "calendar", "notification_id": "0123456789abcdef0123456789abcdef",
+                                                          "link": "alfred://reminder/0123456789abcdef0123456789abcdef", "join_url": join])
+    }
+
     @Test func aLongAlertIsShortenedToFitFourKilobytesNeverRefused() throws {
         let title = String(repeating: "Quarterly planning 🗓️ ", count: 300)
         let body = String(repeating: "Zürich HQ · ", count: 600)

@@ -292,7 +292,7 @@ struct AppleHarness {
     /// The API's verification at the stand-in's (pinned) now: the subject, or the rejection.
     func verify(_ token: String, with keys: JWKSet, rawNonce: String? = nil) throws(AppleIdentityVerifier.Rejection) -> String {
         let key = AppleIdentityVerifier.keyID(of: token).flatMap { keys.keys[$0] }
-        return try verifier.verify(token, key: key, rawNonce: rawNonce, now: standIn.clock.now())
+        return try verifier.verify(token, key: key, rawNonce: rawNonce, now: standIn.clock.now()).subject
     }
 
     func rejection(of token: String, with keys: JWKSet, rawNonce: String? = nil) -> AppleIdentityVerifier.Rejection.Reason? {

@@ -1,7 +1,9 @@
 import AlfredCore
 import API
 import AsyncHTTPClient
+import Assistant
 import BrokerClient
+import Delivery
 import Foundation
 import JobQueue
 import Logging
@@ -25,6 +27,9 @@ public struct APIWorld: Sendable {
     public var google: GoogleSide?
     /// The API's wall time; nil is the real one.
     public var clock: ManualClock?
+    /// The delivery stage behind it: the APNs stand-in and an in-process worker on the `delivery`
+    /// queue, so a test can follow a push from the API's device rows to what a phone shows.
+    public var delivery = false
 
     public init(google: GoogleSide? = nil, clock: ManualClock? = nil) { self.google = google; self.clock = clock }
 
@@ -40,6 +45,7 @@ public struct APIWorld: Sendable {
     public struct Session: Sendable {
         public let access: String
         public let refresh: String
+        public init(access: String, refresh: String) { self.access = access; self.refresh = refresh }
     }
 
     public struct Running: Sendable {
@@ -87,6 +93,41 @@ public struct APIWorld: Sendable {
             return Reply(status: Int(response.status.code), headers: response.headers, body: String(buffer: body))
         }
 
+        /// The APNs stand-in (with `delivery`).
+        public var apns: APNsStandIn { world.apns!.standIn }
+
+        /// Queues a notification for the user as a reminder job hands it to delivery, due at `at`
+        /// (now when nil); returns its idempotency key (`delivery` worlds).
+        @discardableResult
+        public func notify(_ userID: UUID, kind: String = "meeting.reminder", title: String = "Board sync in 10 min", at: Date? = nil,
+                           key: String = UUID().uuidString.lowercased(), joinURL: String? = nil) async throws -> String {
+            let logger = world.logger("alfred.delivery")
+            let store = PostgresAssistantStore(client: world.pool("alfred_worker"),
+                                               jobs: PostgresJobStore(client: world.pool("alfred_worker"), logger: logger), logger: logger)
+            let content = PushContent(kind: kind, title: title, body: "Room 4.12", scheduledAt: at ?? world.now(),
+                                      collapseID: String(key.suffix(32)), joinURL: joinURL)
+            _ = try await store.notify(try Outbox(sealer: sealer).notification(
+                content, userID: userID, idempotencyKey: key, deadline: (at ?? world.now()).addingTimeInterval(600), at: at))
+            return key
+        }
+
+        /// Makes a queued notification's push due now (its time came).
+        public func makeDue(_ key: String) async throws {
+            _ = try await owner.query("""
+                UPDATE jobs SET due_at = now() WHERE id = (SELECT job_id FROM notifications WHERE idempotency_key = \(key))
+                """, logger: TestDatabase.quietLogger).collect()
+        }
+
+        /// The notification's state once it left `pending`.
+        public func finalState(_ key: String) async throws -> String? {
+            let read: @Sendable () async throws -> String? = {
+                try await owner.query("SELECT state FROM notifications WHERE idempotency_key = \(key)", logger: TestDatabase.quietLogger)
+                    .collect().first?.decode(String.self)
+            }
+            _ = try await eventually(timeout: .seconds(60)) { try await read() != "pending" }
+            return try await read()
+        }
+
         /// The user behind an access token (the `sub` of our own JWT).
         public func userID(_ session: Session) -> UUID {
             let payload = session.access.split(separator: ".")[1]
@@ -99,6 +140,18 @@ public struct APIWorld: Sendable {
         var world = World()
         world.apple = true
         world.pools = ["alfred_api": 6]
+        if delivery {
+            world.pools["alfred_worker"] = 2
+            world.apns = APNsSpec()
+            // Delivery, and the app's verdicts on urgent alerts (`feedback.urgent`, which the API enqueues).
+            var worker = WorkerSpec(queues: ["delivery", "default"], delivery: true)
+            worker.configuration.pollInterval = .milliseconds(100)
+            worker.handlers = { registry, context in
+                registry.register(UrgentFeedbackHandler(store: PostgresAssistantStore(client: context.client, jobs: context.jobs,
+                                                                                      logger: context.logger)))
+            }
+            world.worker = worker
+        }
         if let clock { world.now = clock.nowDate }
         if let google {
             world.google = google.scenario

@@ -72,6 +72,20 @@ public struct APNsDelivery: Sendable, Codable, Equatable {
 }
 
 extension APNsDelivery {
+    /// What iOS reads from the payload to offer actions and open the app: `aps.category`, and the
+    /// app's own fields (`alfred.notification_id`, `alfred.link`, `alfred.join_url`).
+    public var category: String? { (object["aps"] as? [String: Any])?["category"] as? String }
+    public var notificationID: String? { (object["alfred"] as? [String: Any])?["notification_id"] as? String }
+    public var link: String? { (object["alfred"] as? [String: Any])?["link"] as? String }
+    public var joinURL: String? { (object["alfred"] as? [String: Any])?["join_url"] as? String }
+    /// The alert's title and body as the lock screen shows them.
+    public var alertText: (title: String, body: String)? {
+        guard let alert = (object["aps"] as? [String: Any])?["alert"] as? [String: Any] else { return nil }
+        return (alert["title"] as? String ?? "", alert["body"] as? String ?? "")
+    }
+
+    private var object: [String: Any] { (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any] ?? [:] }
+
     /// What a device shows of these accepted pushes, in arrival order: an alert with an
     /// `apns-collapse-id` replaces the earlier one with the same id (Apple: "displayed to the user as
     /// a single notification"), so a resend under the same id is seen once; background pushes show

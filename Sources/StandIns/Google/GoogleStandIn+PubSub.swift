@@ -74,19 +74,35 @@ extension GoogleStandIn {
     public func pushToken(audience: String, serviceAccount: String, issuer: String = GoogleStandIn.pushIssuer,
                           issuedAt: Date? = nil, lifetime: TimeInterval = 3600, emailVerified: Bool = true,
                           foreignKey: Bool = false) throws -> String {
+        let issued = Int((issuedAt ?? clock.now()).timeIntervalSince1970)
+        return try signedByGoogle(GoogleClaims(aud: audience, azp: "109876543210987654321", email: serviceAccount,
+                                               email_verified: emailVerified, exp: issued + Int(lifetime), iat: issued, iss: issuer,
+                                               sub: "109876543210987654321"), foreignKey: foreignKey)
+    }
+
+    private struct GoogleClaims: Encodable {
+        let aud: String, azp: String, email: String, email_verified: Bool, exp: Int, iat: Int, iss: String, sub: String
+    }
+
+    /// RS256 with the key the JWKS publishes (or, `foreignKey`, one it does not list under that `kid`).
+    private func signedByGoogle(_ claims: GoogleClaims, foreignKey: Bool) throws -> String {
         let key = pushKey
         let signer = foreignKey ? RSASigningKey.generate() : key
-        let issued = Int((issuedAt ?? clock.now()).timeIntervalSince1970)
         struct Header: Encodable { let alg = "RS256", typ = "JWT"; let kid: String }
-        struct Claims: Encodable {
-            let aud: String, azp: String, email: String, email_verified: Bool, exp: Int, iat: Int, iss: String, sub: String
-        }
-        let claims = Claims(aud: audience, azp: "109876543210987654321", email: serviceAccount, email_verified: emailVerified,
-                            exp: issued + Int(lifetime), iat: issued, iss: issuer, sub: "109876543210987654321")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let input = try encoder.encode(Header(kid: key.id)).base64URLEncoded + "." + encoder.encode(claims).base64URLEncoded
         return input + "." + (try signer.sign(input)).base64URLEncoded
+    }
+
+    /// A Google ID token for `email` as Sign-In for iOS hands the app (RS256 with the key the JWKS at
+    /// `certsURL()` publishes, like Google's own): what relay mode asks for as proof of a mailbox.
+    public func mailboxIDToken(email: String, audience: String, subject: String = "100000000000000000088", emailVerified: Bool = true,
+                               issuer: String = GoogleStandIn.pushIssuer, issuedAt: Date? = nil, lifetime: TimeInterval = 3600,
+                               foreignKey: Bool = false) throws -> String {
+        let issued = Int((issuedAt ?? clock.now()).timeIntervalSince1970)
+        return try signedByGoogle(GoogleClaims(aud: audience, azp: audience, email: email, email_verified: emailVerified,
+                                               exp: issued + Int(lifetime), iat: issued, iss: issuer, sub: subject), foreignKey: foreignKey)
     }
 
     /// Pub/Sub's wrapped push body for one Gmail notification.
