@@ -86,7 +86,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .target(name: "KeyService", dependencies: [
-            "AlfredCore", "KeyServiceClient", "Attestation",
+            "AlfredCore", "KeyServiceClient", "Attestation", "LocalIPC",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -331,7 +331,7 @@ let package = Package(
         integrationTests("StandInsIntegrationTests", ["StandIns", "API", .product(name: "AsyncHTTPClient", package: "async-http-client")]),
         // System tier: Alfred's own executables as processes (worker, API, broker, key service, attestor,
         // alfred-dev), Postgres restarts, Prometheus, the chaos run, the built files.
-        integrationTests("SystemTests", ["AlfredCore", "Store", "APNs", "Attestation", "BrokerClient", "KeyServiceClient", "TokenBroker",
+        integrationTests("SystemTests", [.product(name: "Yams", package: "Yams"), "AlfredCore", "Store", "APNs", "Attestation", "BrokerClient", "KeyServiceClient", "TokenBroker",
                                          "Privacy", "StandIns", "Assistant", "Delivery", "Sealing"]),
     ],
     swiftLanguageModes: [.v6]

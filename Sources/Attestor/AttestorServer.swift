@@ -26,6 +26,9 @@ public struct AttestorServer: Service {
         /// OS users whose processes may get evidence: the broker's.
         public var allowedUIDs: Set<UInt32>
         public var maxFrameSize = 16 * 1024
+        /// The broker's group: the socket becomes 0660 and that group's. nil: any local user may
+        /// connect (0666) and the uid check alone decides.
+        public var socketGroup: UInt32?
 
         public init(socketPath: String, allowedUIDs: Set<UInt32>) {
             self.socketPath = socketPath
@@ -51,11 +54,13 @@ public struct AttestorServer: Service {
     }
 
     public func run() async throws {
-        // Any local user may connect (the broker runs as another user); the peer-credential check on
-        // every connection decides who gets evidence.
+        // The broker runs as another user: it connects through the callers' group (or, without one,
+        // as any local user); the peer-credential check on every connection decides who gets evidence.
         let listener: NIOAsyncChannel<Connection, Never>
         do {
-            listener = try await FramedListener.bind(configuration.socketPath, mode: 0o666, maxFrameSize: configuration.maxFrameSize,
+            listener = try await FramedListener.bind(configuration.socketPath,
+                                                     access: configuration.socketGroup.map { SocketAccess(group: $0) } ?? .anyLocalUser,
+                                                     maxFrameSize: configuration.maxFrameSize,
                                                      backlog: 64)
         } catch let error as FramedListener.ModeError {
             throw AttestorError(.internal, error.description)

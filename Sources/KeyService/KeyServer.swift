@@ -2,6 +2,7 @@ import Attestation
 import KeyServiceClient
 import Foundation
 import Hummingbird
+import LocalIPC
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -33,10 +34,11 @@ public struct KeyServer: Service {
         public var nonceLifetimeSeconds: TimeInterval = 60
         /// Outstanding nonces kept; beyond this the oldest are forgotten.
         public var maxOutstandingNonces = 10_000
-        /// Set on the socket once it is bound. Connecting needs write permission, so 0600 admits
-        /// only the key service's own OS user (and root). Put the socket in a directory only that
-        /// user can enter, so nothing can connect in the moment between bind and chmod.
-        public var socketMode: UInt16 = 0o600
+        /// Set on the socket once it is bound. Connecting needs write permission, so without a group
+        /// (0600) only the key service's own OS user (and root) may; with the broker's group, 0660.
+        /// Put the socket in a directory only that user owns, so nothing can connect in the moment
+        /// between bind and chmod.
+        public var socketGroup: UInt32?
         /// Evidence is at most 32 KiB, which is about 43 KiB in base64.
         public var maxBodyBytes = 64 * 1024
 
@@ -81,15 +83,17 @@ public struct KeyServer: Service {
             }
         }
         let socketPath = configuration.socketPath
-        let mode = configuration.socketMode
+        let access = SocketAccess(group: configuration.socketGroup)
         application = Application(
             router: router,
             configuration: .init(address: .unixDomainSocket(path: socketPath), serverName: nil),
             onServerRunning: { channel in
-                guard chmod(socketPath, mode_t(mode)) == 0 else {
+                do {
+                    try access.apply(to: socketPath)
+                } catch {
                     // Serving on a socket anyone may connect to would defeat the point; stop instead.
-                    logger.critical("cannot set the key service socket's mode; shutting down",
-                                    metadata: ["alfred.socket": "\(socketPath)", "alfred.error": "\(String(cString: strerror(errno)))"])
+                    logger.critical("cannot set the key service socket's access; shutting down",
+                                    metadata: ["alfred.socket": "\(socketPath)", "alfred.error": "\(error.description)"])
                     try? await channel.close()
                     return
                 }

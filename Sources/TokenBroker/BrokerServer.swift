@@ -34,6 +34,8 @@ public struct BrokerServer<Handler: BrokerRequestHandler>: Service {
         /// OS users allowed only to connect and disconnect (`exchange_code`, `revoke`, `ping`): the
         /// API's. They can turn a consent into a connector but never obtain a token.
         public var connectOnlyUIDs: Set<UInt32> = []
+        /// The group its callers share (the socket becomes 0660 and that group's); nil: 0600.
+        public var socketGroup: UInt32?
         /// Largest frame payload accepted, in bytes.
         public var maxFrameSize: Int = 64 * 1024
         public var maxConcurrentRequestsPerConnection: Int = 32
@@ -75,7 +77,7 @@ public struct BrokerServer<Handler: BrokerRequestHandler>: Service {
         // Allowing half-closure lets a caller send its last requests and half-close; it still gets every answer.
         let listener: NIOAsyncChannel<Connection, Never>
         do {
-            listener = try await FramedListener.bind(configuration.socketPath, mode: 0o600, maxFrameSize: configuration.maxFrameSize,
+            listener = try await FramedListener.bind(configuration.socketPath, access: SocketAccess(group: configuration.socketGroup), maxFrameSize: configuration.maxFrameSize,
                                                      backlog: 256, allowHalfClosure: true, group: eventLoopGroup)
         } catch let error as FramedListener.ModeError {
             throw BrokerError.internal(error.description)

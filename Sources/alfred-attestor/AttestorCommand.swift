@@ -24,6 +24,8 @@ struct AttestorCommand: AsyncParsableCommand {
     @Option(help: "Path of the Unix socket to serve on.") var socket: String
     @Option(name: .customLong("allow-uid"), help: "OS user id whose processes may get evidence: the broker's (repeat; required).")
     var allowedUIDs: [UInt32] = []
+    @Option(help: "The broker's group id: the socket becomes 0660 and that group's (default: 0666, the uid check alone decides).")
+    var socketGroup: UInt32?
     @Option(help: "Log level: trace, debug, info, notice, warning, error (env: ALFRED_LOG_LEVEL).") var logLevel: String?
 
     static func main() async { await CommandEntry.main(AttestorCommand.self) }
@@ -48,8 +50,9 @@ struct AttestorCommand: AsyncParsableCommand {
         do { authority = try directory.loadAuthority() } catch {
             throw ValidationError("cannot load the attestation authority from \(dir): \(error)")
         }
-        let server = AttestorServer(configuration: .init(socketPath: socket, allowedUIDs: Set(allowedUIDs)), authority: authority,
-                                    logger: logger)
+        var configuration = AttestorServer.Configuration(socketPath: socket, allowedUIDs: Set(allowedUIDs))
+        configuration.socketGroup = socketGroup
+        let server = AttestorServer(configuration: configuration, authority: authority, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [.init(service: server)],
                                                       gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()

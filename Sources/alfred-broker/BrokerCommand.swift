@@ -40,6 +40,8 @@ struct BrokerCommand: AsyncParsableCommand {
     @Option(name: .customLong("allow-connect-uid"),
             help: "OS user id allowed only to connect and disconnect Google (exchange_code, revoke): the API's (repeat).")
     var connectUIDs: [UInt32] = []
+    @Option(help: "The group the callers share (the workers' and the API's accounts): the socket becomes 0660 and that group's (default: 0600).")
+    var socketGroup: UInt32?
     @Option(help: "APNs signing key, Apple's .p8 (env: APNS_KEY_FILE); enables the apns_token op.") var apnsKeyFile: String?
     @Option(help: "The .p8 key's 10-character Key ID (env: APNS_KEY_ID).") var apnsKeyID: String?
     @Option(help: "The Apple developer Team ID (env: APNS_TEAM_ID).") var apnsTeamID: String?
@@ -78,6 +80,7 @@ struct BrokerCommand: AsyncParsableCommand {
         var configuration = BrokerServer<GoogleTokenBroker>.Configuration(socketPath: socketPath)
         if !allowedUIDs.isEmpty { configuration.allowedUIDs = Set(allowedUIDs) }
         configuration.connectOnlyUIDs = Set(connectUIDs).subtracting(configuration.allowedUIDs)
+        configuration.socketGroup = socketGroup
         if let keyFile = apnsKeyFile ?? env["APNS_KEY_FILE"] {
             let signer: ProviderTokenSigner
             do {

@@ -53,20 +53,23 @@ struct KeyServiceCommand: AsyncParsableCommand {
 
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Run the key service on a Unix socket (mode 0600) until SIGTERM/SIGINT.",
+            abstract: "Run the key service on a Unix socket (0600, or 0660 with --socket-group) until SIGTERM/SIGINT.",
             discussion: "Changes to key-policy.json (such as `alfred-key-service rotate`) take effect without a restart.")
 
         @Option(help: "The key directory (from `alfred-key-service init`).") var dir: String
-        @Option(help: "Path of the Unix socket to serve on; put it in a directory only the service's user can enter.")
+        @Option(help: "Path of the Unix socket to serve on; put it in a directory only the service's user owns.")
         var socket: String
+        @Option(help: "The broker's group id: the socket becomes 0660 and that group's (default: 0600, this user only).")
+        var socketGroup: UInt32?
         @Option(help: "Log level: trace, debug, info, notice, warning, error (env: ALFRED_LOG_LEVEL).") var logLevel: String?
         @OptionGroup var metrics: MetricsOption
 
         func run() async throws {
             let logger = AlfredLogging.bootstrapOnce(level: logLevel ?? ProcessInfo.processInfo.environment["ALFRED_LOG_LEVEL"])
             let endpoint = metrics.endpoint(logger: logger)
-            let server = try KeyServer(configuration: .init(socketPath: socket, directory: KeyDirectory(URL(fileURLWithPath: dir))),
-                                       logger: logger)
+            var configuration = KeyServer.Configuration(socketPath: socket, directory: KeyDirectory(URL(fileURLWithPath: dir)))
+            configuration.socketGroup = socketGroup
+            let server = try KeyServer(configuration: configuration, logger: logger)
             let group = ServiceGroup(configuration: .init(
                 services: [.init(service: server)] + (endpoint.map { [.init(service: $0)] } ?? []),
                 gracefulShutdownSignals: [.sigterm, .sigint],

@@ -22,6 +22,20 @@ import TokenBroker
         }
     }
 
+    /// `--socket-group`: the broker gives its own socket to its callers' group, 0660 (issue #32: no
+    /// root helper on the path).
+    @Test func withACallersGroupTheSocketIsThatGroupsAnd0660() async throws {
+        try await withTemporaryDirectory { directory in
+            let socketPath = "\(directory)/broker.sock"
+            let group = UInt32(getegid())
+            try await withBroker(at: socketPath, configure: { $0.socketGroup = group }) {
+                let attributes = try FileManager.default.attributesOfItem(atPath: socketPath)
+                #expect(attributes[.posixPermissions] as? Int == 0o660)
+                #expect((attributes[.groupOwnerAccountID] as? NSNumber)?.uint32Value == group)
+            }
+        }
+    }
+
     @Test func peerWhoseUserIsNotAllowedIsDenied() async throws {
         try await withTemporaryDirectory { directory in
             let socketPath = "\(directory)/broker.sock"
