@@ -62,6 +62,46 @@ import Testing
         }
     }
 
+    /// Migration 0018: the worker cannot write identity columns (rebinding an account to another
+    /// Apple ID), delete devices or preferences, or change preferences other than resealing their
+    /// sealed column; no role creates objects in the schema. Each is refused with 42501.
+    @Test func theWorkerCannotRebindAnAccountAndNoRoleCreatesObjects() async throws {
+        let url = try await TestDatabase.fresh()
+        let logger = TestDatabase.quietLogger
+        let user = UUID(uuidString: "00000000-0000-0000-0000-00000000002a")!
+        try await TestDatabase.withClient(url) { owner in
+            _ = try await owner.query("INSERT INTO users (id, apple_subject_hash) VALUES (\(user), 'victims-hash')", logger: logger).collect()
+            _ = try await owner.query("INSERT INTO preferences (user_id) VALUES (\(user))", logger: logger).collect()
+        }
+        try await TestDatabase.withClient(connect(url, as: "alfred_worker")) { worker in
+            for statement: PostgresQuery in [
+                "UPDATE users SET apple_subject_hash = 'attackers-hash'",
+                "INSERT INTO users (id, apple_subject_hash) VALUES ('00000000-0000-0000-0000-00000000002b', 'attackers-hash')",
+                "DELETE FROM devices", "DELETE FROM preferences", "UPDATE preferences SET time_zone = 'Asia/Tokyo'",
+                "INSERT INTO preferences (user_id) VALUES ('00000000-0000-0000-0000-00000000002a')",
+                "CREATE TABLE worker_stash (x int)",
+            ] {
+                let refused = await #expect(throws: PSQLError.self) { _ = try await worker.query(statement, logger: logger).collect() }
+                #expect(refused?.serverInfo?[.sqlState] == "42501", "\(statement.sql): insufficient_privilege")
+            }
+            // What its statements do still works: resealing the urgency column.
+            _ = try await worker.query("UPDATE preferences SET urgency_ciphertext = '\\x00' WHERE user_id = \(user)", logger: logger).collect()
+        }
+        for role in ["alfred_api", "alfred_broker"] {
+            try await TestDatabase.withClient(connect(url, as: role)) { client in
+                let refused = await #expect(throws: PSQLError.self) {
+                    _ = try await client.query("CREATE TABLE stash (x int)", logger: logger).collect()
+                }
+                #expect(refused?.serverInfo?[.sqlState] == "42501", "\(role) created a table")
+            }
+        }
+        try await TestDatabase.withClient(url) { owner in
+            let hash = try await owner.query("SELECT apple_subject_hash FROM users WHERE id = \(user)", logger: logger).collect().first?
+                .decode(String.self)
+            #expect(hash == "victims-hash")
+        }
+    }
+
     /// Export runs as either role (the API's, and the worker's for `alfred privacy export`): both
     /// may read that a watched or relayed mailbox exists, and the export never shows its hash.
     @Test func exportListsWatchedAndRelayedMailboxesAsEitherRoleWithoutTheirHashes() async throws {
