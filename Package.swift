@@ -138,8 +138,14 @@ let package = Package(
             .product(name: "Metrics", package: "swift-metrics"),
         ]),
         .target(name: "Urgency", dependencies: ["AlfredCore"]),
-        .target(name: "APNs", dependencies: [
+        // The provider token alone (ES256 JWT and its reuse rules): what the broker links to mint it,
+        // so its measurement does not change with the HTTP/2 client's code.
+        .target(name: "APNsProviderToken", dependencies: [
             "AlfredCore",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .target(name: "APNs", dependencies: [
+            "AlfredCore", "APNsProviderToken",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOTLS", package: "swift-nio"),
@@ -242,7 +248,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "alfred-broker", dependencies: [
-            "AlfredCore", "CommandSupport", "Store", "TokenBroker", "BrokerClient", "KeyServiceClient", "Attestation", "APNs",
+            "AlfredCore", "CommandSupport", "Store", "TokenBroker", "BrokerClient", "KeyServiceClient", "Attestation", "APNsProviderToken",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "PostgresNIO", package: "postgres-nio"),

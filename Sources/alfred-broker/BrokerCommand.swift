@@ -1,5 +1,5 @@
 import AlfredCore
-import APNs
+import APNsProviderToken
 import ArgumentParser
 import AsyncHTTPClient
 import Attestation
