@@ -93,7 +93,7 @@ public struct KeyServer: Service {
                 } catch {
                     // Serving on a socket anyone may connect to would defeat the point; stop instead.
                     logger.critical("cannot set the key service socket's access; shutting down",
-                                    metadata: ["alfred.socket": "\(socketPath)", "alfred.error": "\(error.description)"])
+                                    metadata: ["alfred.socket": "\(socketPath)", "alfred.error": "\(error)"])
                     try? await channel.close()
                     return
                 }
