@@ -139,13 +139,17 @@ public struct ClaimedJob: Sendable {
     public let pastDeadline: Bool
     /// `due_at` minus claim time, by the database clock: zero unless claimed ahead (`ClaimAhead`).
     public let dueIn: Duration
+    /// Claim time minus the time the job was meant for (`scheduled_at`), which retries, snoozes and
+    /// rescues do not move: how late the work itself is, where `lateness` is this attempt's.
+    public let sinceScheduled: Duration
 
     public init(id: JobID, kind: String, queue: String, payload: [UInt8], attempt: Int, maxAttempts: Int,
                 leaseToken: UUID, deadline: Date?, userID: UUID?, lateness: Duration, pastDeadline: Bool = false,
-                dueIn: Duration = .zero) {
+                dueIn: Duration = .zero, sinceScheduled: Duration? = nil) {
         self.id = id; self.kind = kind; self.queue = queue; self.payload = payload; self.attempt = attempt
         self.maxAttempts = maxAttempts; self.leaseToken = leaseToken; self.deadline = deadline
         self.userID = userID; self.lateness = lateness; self.pastDeadline = pastDeadline; self.dueIn = dueIn
+        self.sinceScheduled = sinceScheduled ?? lateness
     }
 
     public var lease: Lease { Lease(id: id, token: leaseToken) }

@@ -36,9 +36,10 @@ public struct MeetingReminderHandler: JobHandler {
         }
         let now = env.now()
         let remindAt = start.addingTimeInterval(-Double(user.reminderMinutes) * 60)
-        // When this job was due: later than the reminder time if the meeting was added (or synced)
-        // after that time, and then lateness counts from when we could first have known.
-        let due = now.addingTimeInterval(-context.lateness.seconds)
+        // When this job was meant to run (not this attempt's time: a retry after Google errors does not
+        // move it): later than the reminder time if the meeting was added (or synced) after that time,
+        // and then lateness counts from when we could first have known.
+        let due = now.addingTimeInterval(-context.sinceScheduled.seconds)
         guard start > now else {
             // Too late to be useful: the meeting has started. Counted, never sent; a reminder that was
             // due before the start and ran too late is an SLO failure.

@@ -36,7 +36,7 @@ public struct MorningBriefHandler: JobHandler {
         let key = "brief:" + env.sealer.keyedHash("brief", user.userID.uuidString,
                                                    "\(day.year ?? 0)-\(day.month ?? 0)-\(day.day ?? 0)")
         let content = PushContent(kind: "morning.brief", title: text.title, body: text.body,
-                                  scheduledAt: context.lateness > .zero ? now.addingTimeInterval(-context.lateness.seconds) : now,
+                                  scheduledAt: context.sinceScheduled > .zero ? now.addingTimeInterval(-context.sinceScheduled.seconds) : now,
                                   collapseID: String(key.suffix(32)))
         let notification = try env.outbox.notification(content, userID: user.userID, idempotencyKey: key, deadline: today.end)
         let sent = try await env.store.notify(notification)

@@ -11,17 +11,23 @@ public struct JobContext: Sendable {
     public let maxAttempts: Int
     public let deadline: Date?
     public let userID: UUID?
-    /// How late the attempt started: claim time minus `due_at`, by the database clock.
+    /// How late the attempt started: claim time minus `due_at`, by the database clock. A retry's
+    /// `due_at` is its retry time, so this restarts with every attempt.
     public let lateness: Duration
+    /// How late the work is: claim time minus the time the job was meant for, which retries, snoozes
+    /// and rescues do not move. What a reminder's or a brief's lateness is measured from.
+    public let sinceScheduled: Duration
     public let logger: Logger
     let leaseLost: @Sendable () -> Bool
     /// Returns at the job's due instant, on the worker's clock (at once for a job claimed when due).
     let untilDue: @Sendable () async throws -> Void
 
     init(id: JobID, kind: String, attempt: Int, maxAttempts: Int, deadline: Date?, userID: UUID?, lateness: Duration,
-         logger: Logger, leaseLost: @escaping @Sendable () -> Bool, untilDue: @escaping @Sendable () async throws -> Void = {}) {
+         sinceScheduled: Duration? = nil, logger: Logger, leaseLost: @escaping @Sendable () -> Bool,
+         untilDue: @escaping @Sendable () async throws -> Void = {}) {
         self.id = id; self.kind = kind; self.attempt = attempt; self.maxAttempts = maxAttempts; self.deadline = deadline
-        self.userID = userID; self.lateness = lateness; self.logger = logger; self.leaseLost = leaseLost; self.untilDue = untilDue
+        self.userID = userID; self.lateness = lateness; self.sinceScheduled = sinceScheduled ?? lateness; self.logger = logger
+        self.leaseLost = leaseLost; self.untilDue = untilDue
     }
 
     /// A context for running a handler outside a worker (tools, tests): one attempt, no lease to lose.

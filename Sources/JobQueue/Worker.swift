@@ -260,7 +260,7 @@ public final class Worker<C: Clock<Duration>>: Service {
         let untilDue: @Sendable () async throws -> Void = { if clock.now < due { try await clock.sleep(until: due, tolerance: nil) } }
         let context = JobContext(
             id: job.id, kind: job.kind, attempt: job.attempt, maxAttempts: job.maxAttempts, deadline: job.deadline,
-            userID: job.userID, lateness: job.lateness, logger: logger, leaseLost: { [self] in self.shared.withLock { $0.lost.contains(job.id) } },
+            userID: job.userID, lateness: job.lateness, sinceScheduled: job.sinceScheduled, logger: logger, leaseLost: { [self] in self.shared.withLock { $0.lost.contains(job.id) } },
             untilDue: untilDue)
         logger.debug("job started")
         emit(job, .started)

@@ -51,14 +51,15 @@ enum JobSQL {
                     AS t(id, kind, queue, priority, payload, due_abs, due_delay, deadline, max_attempts, unique_key, user_id)
             ),
             ins AS (
-                INSERT INTO jobs (id, user_id, kind, queue, priority, payload, due_at, deadline_at, max_attempts, unique_key)
-                SELECT id, NULLIF(user_id, \(noUser)), kind, queue, priority, payload,
-                       coalesce(NULLIF(due_abs, \(noInstant)), now()) + make_interval(secs => due_delay),
+                INSERT INTO jobs (id, user_id, kind, queue, priority, payload, due_at, scheduled_at, deadline_at, max_attempts,
+                                  unique_key)
+                SELECT id, NULLIF(user_id, \(noUser)), kind, queue, priority, payload, due, due,
                        NULLIF(deadline, \(noInstant)), max_attempts, NULLIF(unique_key, '')
-                FROM input
+                FROM (SELECT *, coalesce(NULLIF(due_abs, \(noInstant)), now()) + make_interval(secs => due_delay) AS due FROM input) i
                 ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('queued', 'running')
                 -- A queued job moves; a running one keeps the request for when it completes (rerun_at).
                 DO UPDATE SET due_at = CASE WHEN jobs.state = 'queued' THEN EXCLUDED.due_at ELSE jobs.due_at END,
+                              scheduled_at = CASE WHEN jobs.state = 'queued' THEN EXCLUDED.scheduled_at ELSE jobs.scheduled_at END,
                               deadline_at = CASE WHEN jobs.state = 'queued' THEN EXCLUDED.deadline_at ELSE jobs.deadline_at END,
                               rerun_at = CASE WHEN jobs.state = 'running'
                                               THEN least(coalesce(jobs.rerun_at, EXCLUDED.due_at), EXCLUDED.due_at) END,
@@ -78,6 +79,8 @@ enum JobSQL {
 
     /// Lease up to `limit` due jobs, earliest `due_at` first, in one statement; with a window, jobs of
     /// `aheadKinds` due within it too (their lease runs from now, and heartbeats extend it as usual).
+    /// Answers, per job, how late against `due_at` (this attempt's time) and against `scheduled_at`
+    /// (the time it was meant for, which retries do not move).
     static func claim(queue: String, limit: Int, owner: String, leaseSeconds: Double, aheadSeconds: Double,
                       aheadKinds: [String]) -> PostgresQuery {
         """
@@ -96,7 +99,7 @@ enum JobSQL {
         FROM due WHERE j.id = due.id
         RETURNING j.id, j.kind, j.queue, j.payload, j.attempts, j.max_attempts, j.lease_token, j.deadline_at,
                   j.user_id, extract(epoch FROM now() - j.due_at)::float8,
-                  coalesce(j.deadline_at <= now(), false)
+                  coalesce(j.deadline_at <= now(), false), extract(epoch FROM now() - coalesce(j.scheduled_at, j.due_at))::float8
         """
     }
 
@@ -110,6 +113,7 @@ enum JobSQL {
                 state = CASE WHEN c.recur THEN 'queued' ELSE 'completed' END,
                 -- A rerun asked for while it ran comes first (see migration 0012).
                 due_at = CASE WHEN c.recur THEN least(c.next_due, coalesce(j.rerun_at, c.next_due)) ELSE j.due_at END,
+                scheduled_at = CASE WHEN c.recur THEN least(c.next_due, coalesce(j.rerun_at, c.next_due)) ELSE j.scheduled_at END,
                 next_run_at = CASE WHEN c.recur THEN least(c.next_due, coalesce(j.rerun_at, c.next_due)) END,
                 rerun_at = NULL,
                 attempts = CASE WHEN c.recur THEN 0 ELSE j.attempts END,
@@ -351,7 +355,9 @@ enum JobSQL {
     static func shiftQueued(userID: UUID, kind: String, earlierBySeconds seconds: Double, horizon: Double) -> PostgresQuery {
         """
         WITH moved AS (
-            UPDATE jobs SET due_at = greatest(now(), due_at - make_interval(secs => \(seconds))), updated_at = now()
+            UPDATE jobs SET due_at = greatest(now(), due_at - make_interval(secs => \(seconds))),
+                            scheduled_at = greatest(now(), coalesce(scheduled_at, due_at) - make_interval(secs => \(seconds))),
+                            updated_at = now()
             WHERE user_id = \(userID) AND kind = \(kind) AND state = 'queued'
             RETURNING id, queue, due_at, state
         ),
@@ -365,8 +371,8 @@ enum JobSQL {
     static func reschedule(uniqueKey: String, to due: Date, horizon: Double) -> PostgresQuery {
         """
         WITH moved AS (
-            UPDATE jobs SET due_at = \(due), next_run_at = CASE WHEN next_run_at IS NULL THEN NULL ELSE \(due)::timestamptz END,
-                            updated_at = now()
+            UPDATE jobs SET due_at = \(due), scheduled_at = \(due),
+                            next_run_at = CASE WHEN next_run_at IS NULL THEN NULL ELSE \(due)::timestamptz END, updated_at = now()
             WHERE unique_key = \(uniqueKey) AND state = 'queued'
             RETURNING id, queue, due_at, state
         ),

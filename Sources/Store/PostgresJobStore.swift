@@ -103,13 +103,14 @@ public struct PostgresJobStore: JobStore {
                                               aheadSeconds: ahead?.window.seconds ?? 0, aheadKinds: ahead?.kinds ?? []))
         var claimed: [ClaimedJob] = []
         claimed.reserveCapacity(limit)
-        for (id, kind, queue, payload, attempts, maxAttempts, token, deadline, user, late, past) in try rows.decode(
-            (UUID, String, String, ByteBuffer, Int32, Int32, UUID, Date?, UUID?, Double, Bool).self)
+        for (id, kind, queue, payload, attempts, maxAttempts, token, deadline, user, late, past, sinceScheduled) in try rows.decode(
+            (UUID, String, String, ByteBuffer, Int32, Int32, UUID, Date?, UUID?, Double, Bool, Double).self)
         {
             claimed.append(ClaimedJob(
                 id: JobID(id), kind: kind, queue: queue, payload: Array(buffer: payload), attempt: Int(attempts),
                 maxAttempts: Int(maxAttempts), leaseToken: token, deadline: deadline, userID: user,
-                lateness: .seconds(max(0, late)), pastDeadline: past, dueIn: .seconds(max(0, -late))))
+                lateness: .seconds(max(0, late)), pastDeadline: past, dueIn: .seconds(max(0, -late)),
+                sinceScheduled: .seconds(max(0, sinceScheduled))))
         }
         return claimed
     }

@@ -70,6 +70,44 @@ import Testing
         }
     }
 
+    /// Issue #31: a reminder held up by Google errors keeps the time it was meant for. Its job was
+    /// due 40 s ago; the first attempt meets 503s and fails, the retry succeeds. The ledger row the
+    /// delivery SLI measures from must say when the reminder was due, not when the retry ran (before,
+    /// the retry's `due_at` became its time and the delay vanished from every lateness number).
+    @Test func aReminderRetriedAfterGoogleErrorsKeepsTheTimeItWasMeantFor() async throws {
+        let scenario = """
+            { "users": [{ "subject": "\(AssistantWorld.subject)", "email": "\(AssistantWorld.email)", "timeZone": "Europe/Zurich",
+                "events": [ { "id": "evt-late", "summary": "Late review", "startInMinutes": 10, "selfResponse": "accepted" } ] }] }
+            """
+        try await AssistantWorld().run(scenario: scenario) { world in
+            _ = try world.google.injectFault(FaultRule(match: .init(pathRegex: "/calendar/v3/calendars/.*/events/evt-late$"),
+                                                       response: CannedResponse(status: 503), times: nil))
+            let meant = Date().addingTimeInterval(-40)
+            let payload = try SealedPayload.make(ReminderPayload(connectorID: world.connectorID, eventID: "evt-late",
+                                                                 start: Date().addingTimeInterval(600)),
+                                                 sealer: world.sealer, userID: world.userID)
+            _ = try await world.environment.jobs.enqueue([NewJob(kind: AssistantKind.meetingReminder, payload: payload,
+                                                                 schedule: .at(meant), userID: world.userID)], onConflict: .keep)
+            #expect(try await eventually {
+                let reminder = try await job(world, kind: "meeting.reminder")
+                return reminder?.attempts == 1 && reminder?.state == "queued"
+            }, "the first attempt failed on Google's 503s and is queued for a retry")
+            world.google.removeAllFaults()
+            try await world.runNow(kind: "meeting.reminder")
+            let read: @Sendable () async throws -> Date? = {
+                try await world.owner.query("SELECT scheduled_at FROM notifications WHERE kind = 'meeting.reminder'",
+                                            logger: TestDatabase.quietLogger).collect().first?.decode(Date?.self) ?? nil
+            }
+            #expect(try await eventually { try await read() != nil })
+            let scheduled = try #require(try await read())
+            // Evidence from outside the queue: when Google first saw the reminder's request.
+            let firstTry = try #require(world.google.recordedRequests().first { $0.path.hasSuffix("/events/evt-late") }?.receivedAt)
+            #expect(scheduled <= firstTry.addingTimeInterval(-30),
+                    "the reminder was due 40 s before its first try; the ledger says \(firstTry.timeIntervalSince(scheduled)) s")
+            #expect(abs(scheduled.timeIntervalSince(meant)) < 2)
+        }
+    }
+
     @Test func aReminderWhosePayloadDoesNotOpenIsDiscardedWithItsReason() async throws {
         try await AssistantWorld().run(scenario: Self.scenario) { world in
             // Sealed for another user: the box does not open under this job's user id.
