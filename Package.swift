@@ -315,7 +315,7 @@ let package = Package(
         unitTests("LocalIPCTests", ["LocalIPC", .product(name: "NIOCore", package: "swift-nio"),
                                     .product(name: "NIOEmbedded", package: "swift-nio")]),
         unitTests("WorkerProcessTests", ["WorkerProcess", "JobQueue"]),
-        unitTests("APITests", ["API"]),
+        unitTests("APITests", ["API", .product(name: "CryptoExtras", package: "swift-crypto"), .product(name: "Crypto", package: "swift-crypto")]),
         // Integration tier: a module with Postgres, the stand-ins on real sockets and in-process services,
         // built on the cluster kit's `World`.
         integrationTests("StoreIntegrationTests", ["Store", "AlfredCore"]),
