@@ -1,5 +1,6 @@
 import Attestation
 import Foundation
+import Synchronization
 import LocalIPC
 import Logging
 import NIOCore
@@ -29,6 +30,11 @@ public struct AttestorServer: Service {
         /// The broker's group: the socket becomes 0660 and that group's. nil: any local user may
         /// connect (0666) and the uid check alone decides.
         public var socketGroup: UInt32?
+        /// A caller has this long to send its request once connected; then the connection is closed.
+        public var readTimeout: Duration = .seconds(5)
+        /// At most this many connections are served at once (the rest are closed at accept), well
+        /// under the process's open-file limit, so idle callers cannot starve the broker.
+        public var maxConnections = 64
 
         public init(socketPath: String, allowedUIDs: Set<UInt32>) {
             self.socketPath = socketPath
@@ -43,6 +49,7 @@ public struct AttestorServer: Service {
     private let measurer: ProcessMeasurer
     private let logger: Logger
     private let onListening: @Sendable () async -> Void
+    private let inFlight = ConnectionCount()
 
     public init(configuration: Configuration, authority: LocalAttestation.Authority, measurer: ProcessMeasurer = ProcessMeasurer(),
                 logger: Logger, onListening: @escaping @Sendable () async -> Void = {}) {
@@ -85,12 +92,33 @@ public struct AttestorServer: Service {
     }
 
     private func serve(_ connection: Connection) async {
+        // Over the cap: closed at once, before anything is read or measured.
+        guard inFlight.enter(limit: configuration.maxConnections) else {
+            logger.warning("connection refused: too many open connections", metadata: ["alfred.attestor.limit": "\(configuration.maxConnections)"])
+            try? await connection.channel.close()
+            return
+        }
+        defer { inFlight.leave() }
+        // A request not sent in time closes the connection (and so ends the read below).
+        let channel = connection.channel
+        let deadline = channel.eventLoop.scheduleTask(in: .nanoseconds(Int64(configuration.readTimeout.seconds * 1e9))) {
+            channel.close(promise: nil)
+        }
+        defer { deadline.cancel() }
         do {
             try await connection.executeThenClose { inbound, outbound in
                 let response: AttestorResponse
                 do {
                     let peer = try await PeerCredentials.of(connection.channel)
-                    response = await answer(inbound, peer: peer)
+                    if configuration.allowedUIDs.contains(peer.uid) {
+                        // Who the caller is now, before its request: compared when it is answered.
+                        let pin = Result { () throws(AttestorError) in try measurer.pin(pid: peer.pid) }
+                        response = await answer(inbound, peer: peer, pin: pin)
+                    } else {
+                        // Decided at accept: nothing is read from a user that may not ask.
+                        logger.warning("refused evidence to a user that is not allowed", metadata: ["alfred.attestor.peer_uid": "\(peer.uid)"])
+                        response = AttestorResponse(error: AttestorError(.denied, "OS user \(peer.uid) may not get attestation evidence"))
+                    }
                 } catch {
                     response = AttestorResponse(error: AttestorError(.denied, "the caller's identity could not be read"))
                 }
@@ -105,21 +133,18 @@ public struct AttestorServer: Service {
 
     static let maxResponseSize = 256 * 1024
 
-    private func answer(_ inbound: NIOAsyncChannelInboundStream<InboundFrame>, peer: PeerCredentials) async -> AttestorResponse {
+    private func answer(_ inbound: NIOAsyncChannelInboundStream<InboundFrame>, peer: PeerCredentials,
+                        pin: Result<ProcessMeasurer.Pin, AttestorError>) async -> AttestorResponse {
         var logger = logger
         logger[metadataKey: "alfred.attestor.peer_uid"] = "\(peer.uid)"
         logger[metadataKey: "alfred.attestor.peer_pid"] = "\(peer.pid)"
-        // The request is read before anything is decided, so that even a refusal reaches a caller
+        // The request is read before the rest is decided, so that even a refusal reaches a caller
         // still writing it (closing first would fail its write instead).
         var first: InboundFrame?
         do {
             for try await frame in inbound { first = frame; break }
         } catch {
             first = nil
-        }
-        guard configuration.allowedUIDs.contains(peer.uid) else {
-            logger.warning("refused evidence to a user that is not allowed")
-            return AttestorResponse(error: AttestorError(.denied, "OS user \(peer.uid) may not get attestation evidence"))
         }
         guard case .payload(let payload)? = first,
               let request = try? JSONDecoder().decode(AttestorRequest.self, from: Data(payload.readableBytesView))
@@ -137,6 +162,8 @@ public struct AttestorServer: Service {
             userData = nil
         }
         do {
+            // Still the process that connected, running what it ran then, untraced, no LD_*.
+            try measurer.check(pid: peer.pid, against: try pin.get())
             let measurement = try measurer.measure(pid: peer.pid, uid: peer.uid)
             let document = try authority.attest(measurement: measurement, publicKey: Array(publicKey), nonce: Array(nonce),
                                                 userData: userData.map(Array.init), uid: peer.uid, pid: peer.pid)
@@ -150,4 +177,19 @@ public struct AttestorServer: Service {
             return AttestorResponse(error: AttestorError(.internal, "the attestor could not sign the document"))
         }
     }
+}
+
+/// Connections being served now, against the cap.
+final class ConnectionCount: Sendable {
+    private let count = Mutex(0)
+
+    func enter(limit: Int) -> Bool {
+        count.withLock { count in
+            guard count < limit else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    func leave() { count.withLock { $0 -= 1 } }
 }

@@ -21,7 +21,7 @@ import Musl
 /// file that is being executed (ETXTBSY), so while any process runs it, that identity stands for
 /// the same bytes.
 public final class ProcessMeasurer: Sendable {
-    struct FileIdentity: Hashable {
+    struct FileIdentity: Hashable, Sendable {
         let device: UInt64
         let inode: UInt64
         let size: Int64
@@ -59,7 +59,45 @@ public final class ProcessMeasurer: Sendable {
         return measurement
     }
 
-    struct ProcessIdentity: Equatable {
+    /// What a caller was when it connected: its process and the executable it ran then. Taken at
+    /// accept, before the request is read, and compared when it is answered, so a process that
+    /// connected and then `exec`ed another program (the broker, say, frozen before it ran) is not
+    /// measured as that program.
+    public struct Pin: Equatable, Sendable {
+        let process: ProcessIdentity
+        let executable: FileIdentity
+    }
+
+    public func pin(pid: Int32) throws(AttestorError) -> Pin {
+        guard pid > 0 else { throw AttestorError(.unmeasurable, "the caller's process id is unknown") }
+        return Pin(process: try identity(of: pid), executable: try fileIdentity("\(procRoot)/\(pid)/exe"))
+    }
+
+    /// Refuses a caller that is not what it was at connect, is being traced (another process can
+    /// drive it or read its memory), or runs with the dynamic loader told to inject code (`LD_*`).
+    public func check(pid: Int32, against pin: Pin) throws(AttestorError) {
+        guard try identity(of: pid) == pin.process else {
+            throw AttestorError(.denied, "process \(pid) is not the process that connected")
+        }
+        guard try fileIdentity("\(procRoot)/\(pid)/exe") == pin.executable else {
+            throw AttestorError(.denied, "process \(pid) runs another program than when it connected (exec after connect)")
+        }
+        guard let status = try? String(contentsOfFile: "\(procRoot)/\(pid)/status", encoding: .utf8) else {
+            throw AttestorError(.unmeasurable, "cannot read the status of process \(pid)")
+        }
+        let tracer = status.split(separator: "\n").first { $0.hasPrefix("TracerPid:") }?.split(separator: "\t").last
+        guard tracer.map({ $0.trimmingCharacters(in: .whitespaces) == "0" }) == true else {
+            throw AttestorError(.denied, "process \(pid) is being traced")
+        }
+        guard let environment = FileManager.default.contents(atPath: "\(procRoot)/\(pid)/environ") else {
+            throw AttestorError(.unmeasurable, "cannot read the environment of process \(pid)")
+        }
+        if environment.split(separator: 0).contains(where: { $0.starts(with: Array("LD_".utf8)) }) {
+            throw AttestorError(.denied, "process \(pid) runs with LD_* set for the dynamic loader")
+        }
+    }
+
+    struct ProcessIdentity: Equatable, Sendable {
         let startTime: String
         let uid: UInt32
     }

@@ -26,6 +26,9 @@ struct AttestorCommand: AsyncParsableCommand {
     var allowedUIDs: [UInt32] = []
     @Option(help: "The broker's group id: the socket becomes 0660 and that group's (default: 0666, the uid check alone decides).")
     var socketGroup: UInt32?
+    @Option(help: "Milliseconds a caller has to send its request after connecting.") var readTimeoutMs = 5000
+    @Option(help: "Connections served at once; more are closed at accept (keep it well under the open-file limit).")
+    var maxConnections = 64
     @Option(help: "Log level: trace, debug, info, notice, warning, error (env: ALFRED_LOG_LEVEL).") var logLevel: String?
 
     static func main() async { await CommandEntry.main(AttestorCommand.self) }
@@ -52,6 +55,8 @@ struct AttestorCommand: AsyncParsableCommand {
         }
         var configuration = AttestorServer.Configuration(socketPath: socket, allowedUIDs: Set(allowedUIDs))
         configuration.socketGroup = socketGroup
+        configuration.readTimeout = .milliseconds(readTimeoutMs)
+        configuration.maxConnections = maxConnections
         let server = AttestorServer(configuration: configuration, authority: authority, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [.init(service: server)],
                                                       gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
