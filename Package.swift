@@ -247,8 +247,10 @@ let package = Package(
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        // prctl for the broker (no new privileges, not dumpable): a C function Swift cannot call.
+        .target(name: "CProcessGuard"),
         .executableTarget(name: "alfred-broker", dependencies: [
-            "AlfredCore", "CommandSupport", "Store", "TokenBroker", "BrokerClient", "KeyServiceClient", "Attestation", "APNsProviderToken",
+            "AlfredCore", "CProcessGuard", "CommandSupport", "Store", "TokenBroker", "BrokerClient", "KeyServiceClient", "Attestation", "APNsProviderToken",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -1,11 +1,15 @@
 import AlfredCore
 import APNsProviderToken
 import ArgumentParser
+import CProcessGuard
 import AsyncHTTPClient
 import Attestation
 import BrokerClient
 import CommandSupport
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import KeyServiceClient
 import Logging
 import Metrics
@@ -48,6 +52,11 @@ struct BrokerCommand: AsyncParsableCommand {
     @OptionGroup var metrics: MetricsOption
 
     func run() async throws {
+        // Nothing it executes gains privileges, and no process of its own user may trace it or read
+        // its memory (/proc/<pid>/mem, core dumps): it holds decrypted refresh tokens.
+        guard alfred_restrict_process() == 0 else {
+            throw ValidationError("cannot restrict this process (prctl): \(String(cString: strerror(errno)))")
+        }
         let logger = database.bootstrapLogging()
         let endpoint = metrics.endpoint(logger: logger)
         let env = ProcessInfo.processInfo.environment

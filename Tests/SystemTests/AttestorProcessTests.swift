@@ -93,6 +93,9 @@ import Glibc
             let connected = try await Self.connect(stack)
             #expect(!connected.connectorID.isEmpty)
             #expect(Self.revocations(stack) == 1)
+            // The broker restricted itself: no new privileges for anything it runs.
+            let status = try String(contentsOfFile: "/proc/\(stack.children[2].pid)/status", encoding: .utf8)
+            #expect(status.contains("NoNewPrivs:\t1"), "\(status)")
             let audit = stack.auditLog
             #expect(audit.contains(#""operation":"generate_data_key""#) && audit.contains(#""operation":"decrypt""#), "\(audit)")
             #expect(!audit.contains(#""decision":"deny""#), "\(audit)")
