@@ -300,6 +300,7 @@ let package = Package(
         unitTests("JobQueueTests", ["JobQueue", "AlfredCore"]),
         unitTests("GoogleAPITests", ["GoogleAPI", "AlfredCore", .product(name: "AsyncHTTPClient", package: "async-http-client")]),
         unitTests("AttestationTests", ["Attestation", .product(name: "Crypto", package: "swift-crypto")]),
+        unitTests("AttestorTests", ["Attestor", "Attestation"]),
         unitTests("KeyServiceTests", ["KeyService", "KeyServiceClient", "Attestation", "AlfredCore", .product(name: "Crypto", package: "swift-crypto")]),
         unitTests("SealingTests", ["Sealing", "AlfredCore"]),
         unitTests("AssistantTests", ["Assistant", "Delivery", "Sealing", "AlfredCore"]),
