@@ -165,8 +165,11 @@ public struct PushDeliveryHandler: JobHandler {
         return .done
     }
 
+    /// Silent relay pushes leave no audit event: a row per wake-up, kept 400 days, would be a
+    /// timeline of when the user's mailbox changed (issue #30). They are counted in
+    /// `alfred_push_deliveries_total{kind="mail.relay"}` instead.
     private func audit(_ plan: DeliveryPlan, _ state: DeliveryPlan.State) -> DeliveryAudit? {
-        guard auditing else { return nil }
+        guard auditing, DeliveryMetrics.backgroundKinds[plan.kind] == nil else { return nil }
         return DeliveryAudit(userID: plan.userID, result: state.rawValue.uppercased(),
                              metadata: ["kind": DeliveryMetrics.kindLabel(plan.kind), "devices": "\(plan.devices.count)"])
     }

@@ -280,6 +280,30 @@ import Testing
     // MARK: Helpers
 
     /// Start and consent; returns the state and the code the redirect carried.
+    /// Keep only what is needed (issue #30): disconnecting empties the connector's ciphertext and
+    /// deletes its sync cursors and Gmail watch at once, not at delete-all; the row stays as history.
+    @Test func disconnectingForgetsTheTokenCursorsAndWatch() async throws {
+        try await APIWorld(google: GoogleSide()).run { w in
+            let s = try await w.signIn()
+            let connectorID = try #require(try await Self.connect(w, s, redirect: GoogleSide.iosRedirect).json["connector_id"] as? String)
+            let id = try #require(UUID(uuidString: connectorID))
+            // What the worker keeps for a live connector: cursors and a watch.
+            _ = try await w.owner.query("""
+                INSERT INTO sync_cursors (connector_id, user_id, kind, state_ciphertext) VALUES (\(id), \(w.userID(s)), 'calendar', '\\x01'),
+                    (\(id), \(w.userID(s)), 'gmail', '\\x02')
+                """, logger: TestDatabase.quietLogger).collect()
+            _ = try await w.owner.query("""
+                INSERT INTO gmail_watches (connector_id, user_id, address_hash, expires_at) VALUES (\(id), \(w.userID(s)), 'h', now() + interval '7 days')
+                """, logger: TestDatabase.quietLogger).collect()
+            #expect(try await w.call(.DELETE, "/v1/connectors/\(connectorID)", token: s.access).status == 200)
+            let ciphertext = try await w.owner.query("SELECT octet_length(refresh_token_ciphertext)::int8, status FROM connectors WHERE id = \(id)",
+                                                     logger: TestDatabase.quietLogger).collect().first?.decode((Int, String).self)
+            #expect(ciphertext?.0 == 0 && ciphertext?.1 == "REVOKED", "\(String(describing: ciphertext))")
+            #expect(try await Self.count(w, "sync_cursors") == 0)
+            #expect(try await Self.count(w, "gmail_watches") == 0)
+        }
+    }
+
     static func consent(_ w: APIWorld.Running, _ s: APIWorld.Session,
                         redirect: String = GoogleSide.iosRedirect) async throws -> (state: String, code: String) {
         let started = try await w.call(.POST, "/v1/connectors/google/start", token: s.access, json: #"{"redirect_uri": "\#(redirect)"}"#)

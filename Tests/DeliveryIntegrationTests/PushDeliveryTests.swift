@@ -394,6 +394,27 @@ struct NoGoogleHere: TokenSource {
         }
     }
 
+    /// Relay wake-ups leave no audit event (issue #30): one per wake-up, kept 400 days, would be a
+    /// timeline of when the mailbox changed. They are counted by kind instead. Before, each left one.
+    @Test func relayWakeUpsAreCountedNotAudited() async throws {
+        var world = DeliveryWorld()
+        world.auditing = true
+        try await world.run { w in
+            try await w.device()
+            for _ in 0..<3 {
+                let wake = try await w.notify(kind: "mail.relay", title: "", body: "")
+                #expect(try await w.waitForState(wake) == "delivered")
+            }
+            let reminder = try await w.notify()
+            #expect(try await w.waitForState(reminder) == "delivered")
+            let kinds = try await w.owner.query("""
+                SELECT redacted_metadata->>'kind' FROM audit_events WHERE user_id = \(w.userID) AND event_type = 'DELIVERY'
+                """, logger: TestDatabase.quietLogger).collect().map { try $0.decode(String.self) }
+            #expect(kinds == ["meeting.reminder"])
+            #expect(w.metrics.count(MetricName.pushDeliveries, [("kind", "mail.relay"), ("result", "delivered")]) == 3)
+        }
+    }
+
     @Test func aFinishedNotificationLeavesItsDeliveryAuditEventInTheSameStatement() async throws {
         var world = DeliveryWorld()
         world.auditing = true
