@@ -33,3 +33,14 @@ import Testing
         #expect(open.0 == nil && !open.asked, "an open policy spends no invitation")
     }
 }
+
+/// What a refused person reads: why, in words, and that nothing was kept; never who they are.
+@Suite(.timeLimit(.minutes(5))) struct SignupRefusalTests {
+    @Test func everyRefusalSaysNothingWasStored() {
+        for refusal in [SignupRefusal.closed, .full, .notInvited] {
+            #expect(refusal.message.hasSuffix("nothing was stored"), "\(refusal)")
+            #expect(!refusal.message.contains("@"))
+        }
+        #expect(Set([SignupRefusal.closed, .full, .notInvited].map(\.rawValue)) == ["signups_closed", "signups_full", "not_invited"])
+    }
+}

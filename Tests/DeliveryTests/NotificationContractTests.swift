@@ -27,3 +27,14 @@ import Testing
         #expect(NotificationContract.category(content) == "ALFRED_REMINDER")
     }
 }
+
+/// Silent pushes carry nothing the app would show or act on.
+@Suite(.timeLimit(.minutes(5))) struct SilentPushContractTests {
+    @Test func relayWakeUpsAndRenewalRequestsHaveNoCategoryLinkOrJoin() {
+        for kind in ["mail.relay", "mail.relay.renew"] {
+            let content = PushContent(kind: kind, title: "", body: "", scheduledAt: Date(timeIntervalSince1970: 0), collapseID: "c",
+                                      joinURL: "https://meet.example.com/x")
+            #expect(NotificationContract.category(content) == nil && NotificationContract.link(content) == nil, "\(kind)")
+        }
+    }
+}
