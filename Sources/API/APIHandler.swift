@@ -406,7 +406,7 @@ enum Check {
             let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
             guard parts.count == 2, labels.count >= 2,
                   labels.allSatisfy({ !$0.isEmpty && $0.count <= 63 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }),
-                  local.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0.asciiValue.map { $0 > 32 && $0 < 127 } == true })
+                  local.allSatisfy({ $0.asciiValue.map { (33...126).contains($0) } == true })
             else { throw APIError.invalidField(field, "must be an address (boss@example.com) or a domain (@example.org)") }
             if !seen.contains(value) { seen.append(value) }
         }

@@ -57,10 +57,8 @@ struct AppleIdentityVerifier: Sendable {
     /// token's `kid` (nil: Apple does not publish it); `rawNonce` is what the app sent, whose SHA-256
     /// hex the token must carry.
     func verify(_ token: String, key: _RSA.Signing.PublicKey?, rawNonce: String?, now: Date) throws(Rejection) -> Identity {
-        guard let jws = CompactJWS(token) else { throw Rejection(reason: .malformed) }
-        guard jws.header["alg"] as? String == "RS256" else { throw Rejection(reason: .unsupportedAlgorithm) }
-        guard let key else { throw Rejection(reason: .unknownKey) }
-        guard jws.isSignedRS256(by: key) else { throw Rejection(reason: .badSignature) }
+        let jws: CompactJWS
+        do { jws = try CompactJWS.verifiedRS256(token, key: key) } catch { throw Rejection(reason: .init(error)) }
         guard jws.string("iss") == configuration.issuer else { throw Rejection(reason: .wrongIssuer) }
         guard jws.audiences.contains(configuration.audience) else { throw Rejection(reason: .wrongAudience) }
         let skew = configuration.skew.seconds
@@ -114,10 +112,10 @@ struct AppleAccountEventVerifier: Sendable {
     var maxAge: TimeInterval = 86_400
 
     func verify(_ token: String, key: AppleIdentityVerifier.PublicKey?, now: Date) throws(Rejection) -> Event {
-        guard let jws = CompactJWS(token) else { throw Rejection(check: "not a JWS") }
-        guard jws.header["alg"] as? String == "RS256" else { throw Rejection(check: "not signed with RS256") }
-        guard let key else { throw Rejection(check: "signed with a key Apple does not publish") }
-        guard jws.isSignedRS256(by: key) else { throw Rejection(check: "the signature does not verify") }
+        let jws: CompactJWS
+        do { jws = try CompactJWS.verifiedRS256(token, key: key) } catch {
+            throw Rejection(check: error.check(issuer: "Apple", noun: "JWS"))
+        }
         guard jws.string("iss") == configuration.issuer else { throw Rejection(check: "not issued by Apple") }
         guard jws.audiences.contains(configuration.audience) else { throw Rejection(check: "for another app") }
         guard let issued = jws.date("iat"), issued.timeIntervalSince(now) <= configuration.skew.seconds,
@@ -132,5 +130,28 @@ struct AppleAccountEventVerifier: Sendable {
               let subject = events["sub"] as? String, !subject.isEmpty
         else { throw Rejection(check: "no event type and account") }
         return Event(type: type, subject: subject)
+    }
+}
+
+extension AppleIdentityVerifier.Rejection.Reason {
+    init(_ failure: CompactJWS.SignatureFailure) {
+        switch failure {
+        case .malformed: self = .malformed
+        case .unsupportedAlgorithm: self = .unsupportedAlgorithm
+        case .unknownKey: self = .unknownKey
+        case .badSignature: self = .badSignature
+        }
+    }
+}
+
+extension CompactJWS.SignatureFailure {
+    /// The check as the verifiers whose refusals are sentences name it.
+    func check(issuer: String, noun: String) -> String {
+        switch self {
+        case .malformed: "not a \(noun)"
+        case .unsupportedAlgorithm: "not signed with RS256"
+        case .unknownKey: "signed with a key \(issuer) does not publish"
+        case .badSignature: "the signature does not verify"
+        }
     }
 }

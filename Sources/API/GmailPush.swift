@@ -50,10 +50,10 @@ struct PushTokenVerifier: Sendable {
     var skew: Duration = .seconds(60)
 
     func verify(_ token: String, key: PublicKey?, now: Date) throws(Rejection) {
-        guard let jws = CompactJWS(token) else { throw Rejection(reason: .malformed) }
-        guard jws.header["alg"] as? String == "RS256" else { throw Rejection(reason: .unsupportedAlgorithm) }
-        guard let key else { throw Rejection(reason: .unknownKey) }
-        guard jws.isSignedRS256(by: key) else { throw Rejection(reason: .badSignature) }
+        let jws: CompactJWS
+        do { jws = try CompactJWS.verifiedRS256(token, key: key) } catch {
+            throw Rejection(reason: .init(error))
+        }
         guard let issuer = jws.string("iss"), Self.issuers.contains(issuer) else { throw Rejection(reason: .wrongIssuer) }
         guard jws.audiences.contains(audience) else { throw Rejection(reason: .wrongAudience) }
         guard jws.string("email") == serviceAccount else { throw Rejection(reason: .wrongAccount) }
@@ -82,10 +82,10 @@ struct MailboxProofVerifier: Sendable {
     var skew: Duration = .seconds(60)
 
     func verify(_ token: String, address: String, key: PublicKey?, now: Date) throws(Rejection) {
-        guard let jws = CompactJWS(token) else { throw Rejection(check: "not a JWT") }
-        guard jws.header["alg"] as? String == "RS256" else { throw Rejection(check: "not signed with RS256") }
-        guard let key else { throw Rejection(check: "signed with a key Google does not publish") }
-        guard jws.isSignedRS256(by: key) else { throw Rejection(check: "the signature does not verify") }
+        let jws: CompactJWS
+        do { jws = try CompactJWS.verifiedRS256(token, key: key) } catch {
+            throw Rejection(check: error.check(issuer: "Google", noun: "JWT"))
+        }
         guard let issuer = jws.string("iss"), PushTokenVerifier.issuers.contains(issuer) else { throw Rejection(check: "not issued by Google") }
         guard jws.audiences.contains(where: audiences.contains) else { throw Rejection(check: "issued to another app") }
         let skew = skew.seconds
@@ -95,6 +95,17 @@ struct MailboxProofVerifier: Sendable {
             throw Rejection(check: "for another address")
         }
         guard jws.bool("email_verified") == true else { throw Rejection(check: "the address is not verified") }
+    }
+}
+
+extension PushTokenVerifier.Rejection.Reason {
+    init(_ failure: CompactJWS.SignatureFailure) {
+        switch failure {
+        case .malformed: self = .malformed
+        case .unsupportedAlgorithm: self = .unsupportedAlgorithm
+        case .unknownKey: self = .unknownKey
+        case .badSignature: self = .badSignature
+        }
     }
 }
 

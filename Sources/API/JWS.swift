@@ -32,6 +32,20 @@ struct CompactJWS {
                              padding: .insecurePKCS1v1_5)
     }
 
+    /// Why a token is not an RS256 JWS signed by `key`, checked in this order.
+    enum SignatureFailure: Error { case malformed, unsupportedAlgorithm, unknownKey, badSignature }
+
+    /// The token parsed, once it is well formed, pinned to RS256 (no `none`, no HS/RS confusion) and
+    /// signed by `key` (nil: the issuer does not publish its `kid`). Every verifier of a third
+    /// party's token (Apple's, Google's) starts here and then checks its own claims.
+    static func verifiedRS256(_ token: String, key: _RSA.Signing.PublicKey?) throws(SignatureFailure) -> CompactJWS {
+        guard let jws = CompactJWS(token) else { throw .malformed }
+        guard jws.header["alg"] as? String == "RS256" else { throw .unsupportedAlgorithm }
+        guard let key else { throw .unknownKey }
+        guard jws.isSignedRS256(by: key) else { throw .badSignature }
+        return jws
+    }
+
     /// `aud`: one string or a list of them.
     var audiences: [String] { (claims["aud"] as? String).map { [$0] } ?? (claims["aud"] as? [String]) ?? [] }
 

@@ -197,9 +197,8 @@ public struct PushDeliveryHandler: JobHandler {
     /// opened token.
     private func prepare(_ content: PushContent, _ plan: DeliveryPlan, _ devices: [DeviceTarget]) -> [Prepared] {
         let background = DeliveryMetrics.backgroundKinds[content.kind]
-        let body: [UInt8] = background != nil
-            ? APNsPayload.background(kind: background!)
-            : APNsPayload.alert(title: content.title, body: content.body, threadID: DeliveryMetrics.thread(content.kind),
+        let body: [UInt8] = background.map(APNsPayload.background(kind:))
+            ?? APNsPayload.alert(title: content.title, body: content.body, threadID: DeliveryMetrics.thread(content.kind),
                                 kind: DeliveryMetrics.thread(content.kind), timeSensitive: content.kind == DeliveryMetrics.reminderKind,
                                 app: .init(category: NotificationContract.category(content), notificationID: content.collapseID,
                                            link: NotificationContract.link(content), joinURL: content.joinURL))

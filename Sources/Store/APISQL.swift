@@ -16,10 +16,12 @@ enum APISQL {
     /// First sign-ins take turns, so the cap and single-use invitations hold under concurrency.
     static let lockSignups: PostgresQuery = "SELECT pg_advisory_xact_lock(hashtextextended('alfred-signups', 0))"
 
-    /// `(mode, cap, accounts, allow-listed)`; accounts are the ones made by signing in.
+    /// `(mode, cap, accounts, allow-listed)`; accounts are the ones made by signing in, counted only
+    /// under a cap (a scan of `users` at a million accounts is not paid for by every first sign-in).
     static func signupGate(identityHashes: [String]) -> PostgresQuery {
         """
-        SELECT p.mode, p.user_cap, (SELECT count(*) FROM users WHERE apple_subject_hash IS NOT NULL),
+        SELECT p.mode, p.user_cap,
+               CASE WHEN p.user_cap IS NULL THEN 0 ELSE (SELECT count(*) FROM users WHERE apple_subject_hash IS NOT NULL) END,
                EXISTS (SELECT 1 FROM signup_allowed WHERE identity_hash = ANY(\(identityHashes)))
         FROM signup_policy p
         """

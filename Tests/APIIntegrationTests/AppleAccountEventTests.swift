@@ -76,6 +76,20 @@ import Testing
         }
     }
 
+    /// Apple's keys cannot be fetched: the event cannot be checked, so it is answered 503 with
+    /// Retry-After (Apple delivers it again), not 401 (which would say it was not Apple's).
+    @Test func anEventThatCannotBeCheckedForWantOfKeysIs503() async throws {
+        try await APIWorld().run { w in
+            let fault = try w.apple.injectFault(FaultRule(match: .init(method: "GET", path: "/auth/keys"),
+                                                          response: CannedResponse(status: 503), times: nil))
+            let token = try w.apple.accountEventToken(.consentRevoked, subject: Self.subject, audience: APIWorld.bundleID)
+            let reply = try await w.call(.POST, "/v1/auth/apple/notifications", json: #"{"payload": "\#(token)"}"#)
+            #expect(reply.status == 503 && reply.headers.first(name: "Retry-After") != nil, "\(reply.body)")
+            #expect(reply.code == "unavailable" && !reply.body.contains(token))
+            #expect(w.apple.removeFault(id: fault))
+        }
+    }
+
     /// What is not Apple's, or not for this app, or stale, is refused and changes nothing.
     @Test func aForgedOrForeignOrStaleNotificationIsRefused() async throws {
         try await APIWorld().run { w in

@@ -103,6 +103,18 @@ import Testing
         }
     }
 
+    /// Google's keys cannot be fetched: the proof cannot be checked, so the registration is 503 (the
+    /// app tries again) and nothing is stored.
+    @Test func aProofThatCannotBeCheckedForWantOfKeysIs503AndStoresNothing() async throws {
+        try await APIWorld(google: GoogleSide(pushKeysURL: "http://127.0.0.1:9/oauth2/v3/certs")).run { w in
+            let s = try await w.signIn()
+            let reply = try await Self.register(w, s)
+            #expect(reply.status == 503 && reply.headers.first(name: "Retry-After") != nil, "\(reply.body)")
+            #expect(try await w.owner.query("SELECT count(*)::int8 FROM relay_mailboxes", logger: TestDatabase.quietLogger)
+                .collect().first?.decode(Int.self) == 0)
+        }
+    }
+
     /// Gmail's watch lapses after 7 days: the app is asked to renew it (a `relay.renew` job) a day
     /// before the expiry it registered; registering a renewed watch moves the request.
     @Test func theAppIsAskedToRenewItsWatchADayBeforeItLapses() async throws {

@@ -101,13 +101,9 @@ public struct APIWorld: Sendable {
         @discardableResult
         public func notify(_ userID: UUID, kind: String = "meeting.reminder", title: String = "Board sync in 10 min", at: Date? = nil,
                            key: String = UUID().uuidString.lowercased(), joinURL: String? = nil) async throws -> String {
-            let logger = world.logger("alfred.delivery")
-            let store = PostgresAssistantStore(client: world.pool("alfred_worker"),
-                                               jobs: PostgresJobStore(client: world.pool("alfred_worker"), logger: logger), logger: logger)
             let content = PushContent(kind: kind, title: title, body: "Room 4.12", scheduledAt: at ?? world.now(),
                                       collapseID: String(key.suffix(32)), joinURL: joinURL)
-            _ = try await store.notify(try Outbox(sealer: sealer).notification(
-                content, userID: userID, idempotencyKey: key, deadline: (at ?? world.now()).addingTimeInterval(600), at: at))
+            try await world.notify(content, userID: userID, key: key, deadline: (at ?? world.now()).addingTimeInterval(600), at: at)
             return key
         }
 
@@ -119,14 +115,7 @@ public struct APIWorld: Sendable {
         }
 
         /// The notification's state once it left `pending`.
-        public func finalState(_ key: String) async throws -> String? {
-            let read: @Sendable () async throws -> String? = {
-                try await owner.query("SELECT state FROM notifications WHERE idempotency_key = \(key)", logger: TestDatabase.quietLogger)
-                    .collect().first?.decode(String.self)
-            }
-            _ = try await eventually(timeout: .seconds(60)) { try await read() != "pending" }
-            return try await read()
-        }
+        public func finalState(_ key: String) async throws -> String? { try await world.settledState(key) }
 
         /// The user behind an access token (the `sub` of our own JWT).
         public func userID(_ session: Session) -> UUID {

@@ -76,20 +76,15 @@ public struct DeliveryWorld: Sendable {
                            key: String = UUID().uuidString.lowercased(), scheduledAt: Date = Date(),
                            deadline: Date? = Date().addingTimeInterval(600), at: Date? = nil) async throws -> String {
             let content = PushContent(kind: kind, title: title, body: body, scheduledAt: scheduledAt, collapseID: key)
-            _ = try await assistant.notify(try Outbox(sealer: sealer).notification(content, userID: userID, idempotencyKey: key,
-                                                                                   deadline: deadline, at: at))
+            try await world.notify(content, userID: userID, key: key, deadline: deadline, at: at)
             return key
         }
 
-        public func state(_ key: String) async throws -> String? {
-            try await owner.query("SELECT state FROM notifications WHERE idempotency_key = \(key)", logger: TestDatabase.quietLogger)
-                .collect().first?.decode(String.self)
-        }
+        public func state(_ key: String) async throws -> String? { try await world.notificationState(key) }
 
         /// The notification's state once it left `pending` (polls the ledger row).
         public func waitForState(_ key: String, timeout: Duration = .seconds(60)) async throws -> String? {
-            _ = try await eventually(timeout: timeout) { (try await state(key)) != "pending" }
-            return try await state(key)
+            try await world.settledState(key, timeout: timeout)
         }
 
         public func jobPayload(_ key: String) async throws -> [UInt8] {
