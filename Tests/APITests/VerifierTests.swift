@@ -117,3 +117,27 @@ import Testing
         #expect(table.methods(at: "/v1/nothing-here") == nil)
     }
 }
+
+/// The shared first steps of every third-party token check, in their order.
+@Suite(.timeLimit(.minutes(5))) struct VerifiedRS256Tests {
+    @Test func eachStepFailsOnItsOwnInOrder() throws {
+        let good = try VerifierTests.token(["iss": "x"])
+        #expect(try CompactJWS.verifiedRS256(good, key: VerifierTests.key.publicKey).string("iss") == "x")
+        #expect(throws: CompactJWS.SignatureFailure.malformed) { try CompactJWS.verifiedRS256("a.b", key: VerifierTests.key.publicKey) }
+        // An HS256 header is refused before any key is looked at (no algorithm confusion).
+        #expect(throws: CompactJWS.SignatureFailure.unsupportedAlgorithm) {
+            try CompactJWS.verifiedRS256(try VerifierTests.token(["iss": "x"], alg: "HS256"), key: nil)
+        }
+        #expect(throws: CompactJWS.SignatureFailure.unknownKey) { try CompactJWS.verifiedRS256(good, key: nil) }
+        #expect(throws: CompactJWS.SignatureFailure.badSignature) {
+            try CompactJWS.verifiedRS256(good, key: VerifierTests.other.publicKey)
+        }
+    }
+
+    @Test func sentenceVerifiersNameTheIssuerAndTheirNoun() {
+        #expect(CompactJWS.SignatureFailure.unknownKey.check(issuer: "Google", noun: "JWT") == "signed with a key Google does not publish")
+        #expect(CompactJWS.SignatureFailure.malformed.check(issuer: "Apple", noun: "JWS") == "not a JWS")
+        #expect(PushTokenVerifier.Rejection.Reason(.badSignature) == .badSignature)
+        #expect(AppleIdentityVerifier.Rejection.Reason(.unsupportedAlgorithm) == .unsupportedAlgorithm)
+    }
+}
