@@ -92,36 +92,51 @@ public struct AttestorServer: Service {
     }
 
     private func serve(_ connection: Connection) async {
-        // Over the cap: closed at once, before anything is read or measured.
-        guard inFlight.enter(limit: configuration.maxConnections) else {
-            logger.warning("connection refused: too many open connections", metadata: ["alfred.attestor.limit": "\(configuration.maxConnections)"])
-            try? await connection.channel.close()
+        let channel = connection.channel
+        // Decided at accept: a user that may not ask is answered at once, nothing is read from it,
+        // and it holds no place under the cap (so it cannot crowd out the broker).
+        let peer = try? await PeerCredentials.of(channel)
+        guard let peer, configuration.allowedUIDs.contains(peer.uid) else {
+            let error = peer.map { peer in
+                logger.warning("refused evidence to a user that is not allowed", metadata: ["alfred.attestor.peer_uid": "\(peer.uid)"])
+                return AttestorError(.denied, "OS user \(peer.uid) may not get attestation evidence")
+            } ?? AttestorError(.denied, "the caller's identity could not be read")
+            await reply(on: connection) { _ in AttestorResponse(error: error) }
             return
         }
-        defer { inFlight.leave() }
+        // Over the cap: closed at once, before anything is read or measured.
+        guard let place = inFlight.enter(limit: configuration.maxConnections) else {
+            logger.warning("connection refused: too many open connections", metadata: ["alfred.attestor.limit": "\(configuration.maxConnections)"])
+            try? await channel.close()
+            return
+        }
+        // The place is given back before the connection closes, however it ends, so a caller that
+        // sees the close finds it free.
+        defer { place.release() }
         // A request not sent in time closes the connection (and so ends the read below).
-        let channel = connection.channel
         let deadline = channel.eventLoop.scheduleTask(in: .nanoseconds(Int64(configuration.readTimeout.seconds * 1e9))) {
+            place.release()
             channel.close(promise: nil)
         }
         defer { deadline.cancel() }
+        // Who the caller is now, before its request: compared when it is answered.
+        let pin = Result { () throws(AttestorError) in try measurer.pin(pid: peer.pid) }
+        await reply(on: connection) { inbound in
+            await answer(inbound, peer: peer, pin: pin)
+        } then: {
+            place.release()
+        }
+    }
+
+    /// Sends the one response `make` answers from the inbound frames, runs `then` once it is
+    /// written, and closes.
+    private func reply(on connection: Connection,
+                       make: (NIOAsyncChannelInboundStream<InboundFrame>) async -> AttestorResponse,
+                       then: () -> Void = {}) async {
         do {
             try await connection.executeThenClose { inbound, outbound in
-                let response: AttestorResponse
-                do {
-                    let peer = try await PeerCredentials.of(connection.channel)
-                    if configuration.allowedUIDs.contains(peer.uid) {
-                        // Who the caller is now, before its request: compared when it is answered.
-                        let pin = Result { () throws(AttestorError) in try measurer.pin(pid: peer.pid) }
-                        response = await answer(inbound, peer: peer, pin: pin)
-                    } else {
-                        // Decided at accept: nothing is read from a user that may not ask.
-                        logger.warning("refused evidence to a user that is not allowed", metadata: ["alfred.attestor.peer_uid": "\(peer.uid)"])
-                        response = AttestorResponse(error: AttestorError(.denied, "OS user \(peer.uid) may not get attestation evidence"))
-                    }
-                } catch {
-                    response = AttestorResponse(error: AttestorError(.denied, "the caller's identity could not be read"))
-                }
+                defer { then() }
+                let response = await make(inbound)
                 if let frame = try FrameEncoder.frame(response, maxFrameSize: AttestorServer.maxResponseSize) {
                     try await outbound.write(frame)
                 }
@@ -183,13 +198,29 @@ public struct AttestorServer: Service {
 final class ConnectionCount: Sendable {
     private let count = Mutex(0)
 
-    func enter(limit: Int) -> Bool {
-        count.withLock { count in
+    /// A place under the cap, or nil when every place is taken.
+    func enter(limit: Int) -> Place? {
+        let entered = count.withLock { count in
             guard count < limit else { return false }
             count += 1
             return true
         }
+        return entered ? Place(self) : nil
     }
 
-    func leave() { count.withLock { $0 -= 1 } }
+    fileprivate func leave() { count.withLock { $0 -= 1 } }
+
+    var current: Int { count.withLock { $0 } }
+
+    /// One taken place; released once, whichever path releases it first.
+    final class Place: Sendable {
+        private let owner: ConnectionCount
+        private let released = Atomic(false)
+
+        fileprivate init(_ owner: ConnectionCount) { self.owner = owner }
+
+        func release() {
+            if !released.exchange(true, ordering: .acquiringAndReleasing) { owner.leave() }
+        }
+    }
 }
