@@ -1,5 +1,6 @@
 import AlfredTestCluster
 import Foundation
+import AlfredCore
 import Logging
 import PostgresNIO
 import Testing
@@ -99,6 +100,83 @@ import Testing
             let hash = try await owner.query("SELECT apple_subject_hash FROM users WHERE id = \(user)", logger: logger).collect().first?
                 .decode(String.self)
             #expect(hash == "victims-hash")
+        }
+    }
+
+    /// Migration 0021: each role appends only the audit event types its own code writes (a forged
+    /// TOKEN_REFRESH from the API, SIGN_IN from the worker or DELIVERY from the broker is refused
+    /// with 42501 and leaves the chain as it was), and the owner may append any.
+    @Test func eachRoleAppendsOnlyItsOwnAuditEvents() async throws {
+        let url = try await TestDatabase.fresh()
+        let logger = TestDatabase.quietLogger
+        let user = UUID(uuidString: "00000000-0000-0000-0000-00000000003a")!
+        try await TestDatabase.withClient(url) { owner in
+            _ = try await owner.query("INSERT INTO users (id) VALUES (\(user))", logger: logger).collect()
+            _ = try await owner.query(AuditSQL.append(userID: user, type: "ANY_TYPE", connector: nil, result: "SUCCESS", metadata: "{}"),
+                                      logger: logger).collect()
+        }
+        let own = ["alfred_worker": "DELIVERY", "alfred_broker": "TOKEN_REFRESH", "alfred_api": "SIGN_IN"]
+        let forged = ["alfred_worker": ["SIGN_IN", "DELETE_ALL"], "alfred_broker": ["DELIVERY", "SIGN_IN"],
+                      "alfred_api": ["TOKEN_REFRESH", "DELIVERY", "BROKER_DECISION"]]
+        for (role, type) in own {
+            try await TestDatabase.withClient(connect(url, as: role)) { client in
+                _ = try await client.query(AuditSQL.append(userID: user, type: type, connector: nil, result: "SUCCESS", metadata: "{}"),
+                                           logger: logger).collect()
+                for type in forged[role]! {
+                    let refused = await #expect(throws: PSQLError.self) {
+                        _ = try await client.query(AuditSQL.append(userID: user, type: type, connector: nil, result: "SUCCESS", metadata: "{}"),
+                                                   logger: logger).collect()
+                    }
+                    #expect(refused?.serverInfo?[.sqlState] == "42501", "\(role) appended \(type)")
+                }
+            }
+        }
+        try await TestDatabase.withClient(url) { owner in
+            let types = try await owner.query("SELECT event_type FROM audit_events WHERE user_id = \(user) ORDER BY seq", logger: logger)
+                .collect().map { try $0.decode(String.self) }
+            #expect(types.count == 4 && Set(types) == ["ANY_TYPE", "DELIVERY", "TOKEN_REFRESH", "SIGN_IN"], "\(types)")
+        }
+    }
+
+    /// Migration 0021: the API enqueues its own kinds and moves the two it reschedules, through the
+    /// same store code it runs; it cannot cancel or delay a delete-all, rewrite a payload, or insert
+    /// a kind it never enqueues.
+    @Test func theAPIEnqueuesItsKindsAndCannotTouchOtherJobs() async throws {
+        let url = try await TestDatabase.fresh()
+        let logger = TestDatabase.quietLogger
+        let user = UUID(uuidString: "00000000-0000-0000-0000-00000000004a")!
+        try await TestDatabase.withClient(url) { owner in
+            _ = try await owner.query("INSERT INTO users (id) VALUES (\(user))", logger: logger).collect()
+        }
+        try await TestDatabase.withClient(connect(url, as: "alfred_api")) { api in
+            let jobs = PostgresJobStore(client: api, logger: logger)
+            let deleteAll = NewJob(kind: JobKind("privacy.delete_all", maxAttempts: 25), uniqueKey: "privacy.delete_all:\(user)", userID: user)
+            let hint = NewJob(kind: JobKind("mail.check"), schedule: .now, uniqueKey: "mail.check:\(user)", userID: user)
+            // Twice each: the second meets the first (kept, or moved).
+            for _ in 0..<2 {
+                _ = try await jobs.enqueue([deleteAll], onConflict: .keep)
+                _ = try await jobs.enqueue([hint], onConflict: .replaceSchedule)
+            }
+            for statement: PostgresQuery in [
+                "UPDATE jobs SET state = 'cancelled'", "UPDATE jobs SET payload = '\\x00'",
+                "INSERT INTO jobs (id, user_id, kind, queue, priority, payload, due_at, max_attempts) VALUES (gen_random_uuid(), \(user), 'meeting.reminder', 'default', 0, '', now(), 1)",
+                "UPDATE jobs SET kind = 'meeting.reminder' WHERE kind = 'mail.check'",
+            ] {
+                let refused = await #expect(throws: PSQLError.self) { _ = try await api.query(statement, logger: logger).collect() }
+                #expect(refused?.serverInfo?[.sqlState] == "42501", "\(statement.sql): insufficient_privilege")
+            }
+            // Rows it may not move are not there for its UPDATE at all.
+            let moved = try await api.query("""
+                UPDATE jobs SET due_at = now() + interval '400 days' WHERE kind = 'privacy.delete_all' RETURNING id
+                """, logger: logger).collect()
+            #expect(moved.isEmpty)
+        }
+        try await TestDatabase.withClient(url) { owner in
+            let rows = try await owner.query("""
+                SELECT kind, state, due_at < now() + interval '1 day' FROM jobs WHERE user_id = \(user) ORDER BY kind
+                """, logger: logger).collect().map { try $0.decode((String, String, Bool).self) }
+            #expect(rows.map(\.0) == ["mail.check", "privacy.delete_all"])
+            #expect(rows.allSatisfy { $0.1 == "queued" && $0.2 }, "\(rows)")
         }
     }
 

@@ -155,8 +155,9 @@ import Testing
                             "\(role): \(statement): \(error?.serverInfo?[.message] ?? String(reflecting: error))")
                 }
                 // A user deleted meanwhile (or never created): the append writes nothing.
+                // (Each role with an event type of its own: migration 0021.)
                 try await PostgresAuditStore(client: client, logger: TestDatabase.quietLogger)
-                    .record(AuditEvent(userID: UUID(), type: "DELIVERY", result: "DELIVERED"))
+                    .record(AuditEvent(userID: UUID(), type: role == "alfred_worker" ? "DELIVERY" : "TOKEN_REFRESH", result: "DELIVERED"))
             }
         }
         try await TestDatabase.withClient(url) { owner in
