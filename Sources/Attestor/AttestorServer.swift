@@ -122,7 +122,8 @@ public struct AttestorServer: Service {
         // Who the caller is now, before its request: compared when it is answered.
         let pin = Result { () throws(AttestorError) in try measurer.pin(pid: peer.pid) }
         await reply(on: connection) { inbound in
-            await answer(inbound, peer: peer, pin: pin)
+            // The deadline is for sending the request: measuring and signing are not cut short.
+            await answer(inbound, peer: peer, pin: pin, requestRead: { deadline.cancel() })
         } then: {
             place.release()
         }
@@ -149,7 +150,7 @@ public struct AttestorServer: Service {
     static let maxResponseSize = 256 * 1024
 
     private func answer(_ inbound: NIOAsyncChannelInboundStream<InboundFrame>, peer: PeerCredentials,
-                        pin: Result<ProcessMeasurer.Pin, AttestorError>) async -> AttestorResponse {
+                        pin: Result<ProcessMeasurer.Pin, AttestorError>, requestRead: () -> Void) async -> AttestorResponse {
         var logger = logger
         logger[metadataKey: "alfred.attestor.peer_uid"] = "\(peer.uid)"
         logger[metadataKey: "alfred.attestor.peer_pid"] = "\(peer.pid)"
@@ -161,6 +162,7 @@ public struct AttestorServer: Service {
         } catch {
             first = nil
         }
+        requestRead()
         guard case .payload(let payload)? = first,
               let request = try? JSONDecoder().decode(AttestorRequest.self, from: Data(payload.readableBytesView))
         else { return AttestorResponse(error: AttestorError(.badRequest, "expected one attestor request frame")) }
