@@ -23,7 +23,8 @@ INSERT INTO audit_writers (role_name, event_type) VALUES
     ('alfred_api', 'APPLE_ACCOUNT'),
     ('alfred_api', 'RELAY_MAILBOX');
 
-CREATE OR REPLACE FUNCTION alfred_audit_append(p_user uuid, p_type text, p_connector text, p_result text, p_metadata jsonb)
+-- The append itself, unchecked: called only by the functions of this schema (no role may execute it).
+CREATE FUNCTION alfred_audit_write(p_user uuid, p_type text, p_connector text, p_result text, p_metadata jsonb)
 RETURNS uuid
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE
@@ -33,13 +34,6 @@ DECLARE
     v_prev bytea;
     v_hash bytea;
 BEGIN
-    -- Inside a SECURITY DEFINER function current_user is the owner; session_user is the caller.
-    IF NOT pg_has_role(session_user, current_user, 'MEMBER')
-       AND NOT EXISTS (SELECT 1 FROM audit_writers w
-                       WHERE w.event_type = p_type AND pg_has_role(session_user, w.role_name, 'MEMBER')) THEN
-        RAISE EXCEPTION 'role % may not append % audit events', session_user, p_type
-            USING ERRCODE = 'insufficient_privilege';
-    END IF;
     PERFORM 1 FROM users WHERE id = p_user FOR KEY SHARE;
     IF NOT FOUND THEN
         RETURN NULL;
@@ -55,6 +49,23 @@ BEGIN
     VALUES (v_id, p_user, p_type, p_connector, p_result, p_metadata, v_at, v_seq, v_prev, v_hash);
     UPDATE audit_heads SET seq = v_seq, hash = v_hash WHERE user_id = p_user;
     RETURN v_id;
+END
+$$;
+REVOKE ALL ON FUNCTION alfred_audit_write(uuid, text, text, text, jsonb) FROM PUBLIC;
+
+-- What the roles call: the same append, for the event types the caller's role writes.
+CREATE OR REPLACE FUNCTION alfred_audit_append(p_user uuid, p_type text, p_connector text, p_result text, p_metadata jsonb)
+RETURNS uuid
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+BEGIN
+    -- Inside a SECURITY DEFINER function current_user is the owner; session_user is the caller.
+    IF NOT pg_has_role(session_user, current_user, 'MEMBER')
+       AND NOT EXISTS (SELECT 1 FROM audit_writers w
+                       WHERE w.event_type = p_type AND pg_has_role(session_user, w.role_name, 'MEMBER')) THEN
+        RAISE EXCEPTION 'role % may not append % audit events', session_user, p_type
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN alfred_audit_write(p_user, p_type, p_connector, p_result, p_metadata);
 END
 $$;
 

@@ -10,13 +10,14 @@ enum AuditSQL {
 
     /// The exact field texts the chain hash covers (see the migration): jsonb as Postgres renders it,
     /// the time as Unix microseconds.
+    /// Through `alfred_audit_entries` (migration 0022), which records an operator's read first.
     static func entries(userID: UUID, afterSeq: Int64, limit: Int) -> PostgresQuery {
-        """
-        SELECT id, seq, event_type, connector, result, redacted_metadata::text,
-               floor(extract(epoch FROM created_at) * 1000000)::int8, prev_hash, hash
-        FROM audit_events WHERE user_id = \(userID) AND seq > \(afterSeq)
-        ORDER BY seq LIMIT \(limit)
-        """
+        "SELECT * FROM alfred_audit_entries(\(userID), \(afterSeq), \(Int32(clamping: limit)))"
+    }
+
+    /// Records an operator's read (a no-op for every other role): migration 0022.
+    static func operatorRead(command: String, subject: UUID?) -> PostgresQuery {
+        "SELECT alfred_operator_read(\(command), \(subject))"
     }
 
     static func head(userID: UUID) -> PostgresQuery {

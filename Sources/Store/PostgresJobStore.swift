@@ -214,6 +214,8 @@ public struct PostgresJobStore: JobStore {
 
     public func list(state: JobState?, limit: Int) async throws -> [JobSummary] {
         var summaries: [JobSummary] = []
+        // An operator's listing is recorded (and refused if it cannot be) before anything is read.
+        _ = try await run(AuditSQL.operatorRead(command: "jobs.list", subject: nil))
         let rows = try await run(JobSQL.list(state: state?.rawValue, limit: limit))
         for (id, kind, queue, state, attempts, maxAttempts, due, error) in try rows.decode(
             (UUID, String, String, String, Int32, Int32, Date, String?).self)

@@ -114,8 +114,12 @@ struct PrivacyCommand: AsyncParsableCommand {
             do {
                 sealer = try (dataKeyFile ?? ProcessInfo.processInfo.environment["ALFRED_DATA_KEY_FILE"]).map(HostSealer.init(keyFile:))
             } catch { throw ValidationError("\(error)") }
-            let (exported, sealedPreferences) = try await withPostgres(try database.database(), logger: logger) { client in
+            let opening = sealer != nil
+            let (exported, sealedPreferences) = try await withPostgres(try database.database(), logger: logger) { [opening] client -> (String, [UInt8]?) in
                 let export = try await PostgresPrivacyStore(client: client, logger: logger).export(userID: userID)
+                // Sealed preferences are read only by whoever holds the key to open them (an
+                // operator's role cannot read sealed columns at all).
+                guard opening else { return (export, nil) }
                 let profile = try await PostgresAssistantStore(client: client, jobs: PostgresJobStore(client: client, logger: logger),
                                                                logger: logger).profile(userID)
                 return (export, profile?.urgencySealed)
