@@ -294,7 +294,7 @@ let package = Package(
         // fast by construction: every test target not named *IntegrationTests or SystemTests.
         unitTests("AlfredCoreTests", ["AlfredCore"]),
         unitTests("AlfredTestKitTests", []),
-        unitTests("UrgencyTests", ["Urgency", "AlfredCore"], exclude: ["Fixtures", "Corpus"]),
+        unitTests("UrgencyTests", ["Urgency", "AlfredCore", .product(name: "Crypto", package: "swift-crypto")], exclude: ["Fixtures", "Corpus"]),
         unitTests("APNsTests", ["APNs", "AlfredCore", .product(name: "Crypto", package: "swift-crypto"),
                                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP2", package: "swift-nio-http2")]),
         unitTests("JobQueueTests", ["JobQueue", "AlfredCore"]),
