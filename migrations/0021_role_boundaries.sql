@@ -23,38 +23,13 @@ INSERT INTO audit_writers (role_name, event_type) VALUES
     ('alfred_api', 'APPLE_ACCOUNT'),
     ('alfred_api', 'RELAY_MAILBOX');
 
--- The append itself, unchecked: called only by the functions of this schema (no role may execute it).
-CREATE FUNCTION alfred_audit_write(p_user uuid, p_type text, p_connector text, p_result text, p_metadata jsonb)
-RETURNS uuid
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
-DECLARE
-    v_id uuid := gen_random_uuid();
-    v_at timestamptz;
-    v_seq bigint;
-    v_prev bytea;
-    v_hash bytea;
-BEGIN
-    PERFORM 1 FROM users WHERE id = p_user FOR KEY SHARE;
-    IF NOT FOUND THEN
-        RETURN NULL;
-    END IF;
-    -- The no-op update locks the head, so one user's appends are serialized.
-    INSERT INTO audit_heads AS h (user_id, seq, hash)
-    VALUES (p_user, 0, '\x0000000000000000000000000000000000000000000000000000000000000000')
-    ON CONFLICT (user_id) DO UPDATE SET seq = h.seq
-    RETURNING seq + 1, hash INTO v_seq, v_prev;
-    v_at := clock_timestamp();  -- after the lock, so times follow the chain's order
-    v_hash := alfred_audit_hash(v_prev, v_id, p_user, v_seq, p_type, p_connector, p_result, p_metadata, v_at);
-    INSERT INTO audit_events (id, user_id, event_type, connector, result, redacted_metadata, created_at, seq, prev_hash, hash)
-    VALUES (v_id, p_user, p_type, p_connector, p_result, p_metadata, v_at, v_seq, v_prev, v_hash);
-    UPDATE audit_heads SET seq = v_seq, hash = v_hash WHERE user_id = p_user;
-    RETURN v_id;
-END
-$$;
-REVOKE ALL ON FUNCTION alfred_audit_write(uuid, text, text, text, jsonb) FROM PUBLIC;
+-- The append itself (0005) keeps its body and becomes the unchecked `alfred_audit_write`, which only
+-- the functions of this schema call: no role may execute it.
+ALTER FUNCTION alfred_audit_append(uuid, text, text, text, jsonb) RENAME TO alfred_audit_write;
+REVOKE ALL ON FUNCTION alfred_audit_write(uuid, text, text, text, jsonb) FROM PUBLIC, alfred_worker, alfred_broker, alfred_api;
 
 -- What the roles call: the same append, for the event types the caller's role writes.
-CREATE OR REPLACE FUNCTION alfred_audit_append(p_user uuid, p_type text, p_connector text, p_result text, p_metadata jsonb)
+CREATE FUNCTION alfred_audit_append(p_user uuid, p_type text, p_connector text, p_result text, p_metadata jsonb)
 RETURNS uuid
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 BEGIN
@@ -68,6 +43,8 @@ BEGIN
     RETURN alfred_audit_write(p_user, p_type, p_connector, p_result, p_metadata);
 END
 $$;
+REVOKE ALL ON FUNCTION alfred_audit_append(uuid, text, text, text, jsonb) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION alfred_audit_append(uuid, text, text, text, jsonb) TO alfred_worker, alfred_broker, alfred_api;
 
 -- 2. The API's jobs. It enqueues a handful of kinds for the signed-in user (delete-all, feedback,
 --    the first sync/mail/watch jobs on connect, relay wake-ups and renewals) and moves four (a Gmail

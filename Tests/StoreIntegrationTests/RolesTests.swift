@@ -122,6 +122,10 @@ import Testing
             try await TestDatabase.withClient(connect(url, as: role)) { client in
                 _ = try await client.query(AuditSQL.append(userID: user, type: type, connector: nil, result: "SUCCESS", metadata: "{}"),
                                            logger: logger).collect()
+                let unchecked = await #expect(throws: PSQLError.self, "\(role) called the unchecked append") {
+                    _ = try await client.query("SELECT alfred_audit_write(\(user), 'DELIVERY', NULL, 'SUCCESS', '{}')", logger: logger).collect()
+                }
+                #expect(unchecked?.serverInfo?[.sqlState] == "42501")
                 for type in forged[role]! {
                     let refused = await #expect(throws: PSQLError.self) {
                         _ = try await client.query(AuditSQL.append(userID: user, type: type, connector: nil, result: "SUCCESS", metadata: "{}"),
