@@ -116,9 +116,11 @@ GRANT SELECT (id, user_id, kind, queue, priority, state, due_at, scheduled_at, d
               attempts, max_attempts, lease_owner, leased_until, unique_key, last_error, created_at, updated_at, finished_at)
     ON jobs TO alfred_operator;
 GRANT INSERT ON jobs TO alfred_operator;
-GRANT UPDATE (state, due_at, attempts, finished_at, last_error, lease_owner, lease_token, leased_until, updated_at) ON jobs TO alfred_operator;
+-- (Enqueueing names the schedule columns of its ON CONFLICT clause too.)
+GRANT UPDATE (state, due_at, scheduled_at, deadline_at, rerun_at, attempts, finished_at, last_error, lease_owner, lease_token,
+              leased_until, updated_at) ON jobs TO alfred_operator;
 CREATE POLICY jobs_operator ON jobs TO alfred_operator USING (true) WITH CHECK (true);
-GRANT INSERT, DELETE ON queue_pauses TO alfred_operator;
+GRANT INSERT, UPDATE (reason, paused_at), DELETE ON queue_pauses TO alfred_operator;
 GRANT SELECT, INSERT ON privacy_requests TO alfred_operator;
 GRANT SELECT (connector_id, request_id, parked_at) ON connector_revocations TO alfred_operator;
 -- Users: which exist and how many signed up (the signup cap), never who.

@@ -74,6 +74,21 @@ public func withPostgres<T: Sendable>(_ url: DatabaseURL, logger: Logger, maxCon
     return try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { await client.run() }
         defer { group.cancelAll() }
-        return try await body(client)
+        do {
+            return try await body(client)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42501" {
+            throw DatabaseRefusal(role: url.username, message: error.serverInfo?[.message] ?? "permission denied")
+        }
+    }
+}
+
+/// A statement the command's database role may not run (SQLSTATE 42501), said with the server's
+/// message (which names a table, column, function or event type, never a row's values) and the role,
+/// so an operator knows which credential to use. Other database errors keep PostgresNIO's redacted text.
+public struct DatabaseRefusal: Error, CustomStringConvertible {
+    public let role: String
+    public let message: String
+    public var description: String {
+        "the database role \(role) may not do this (\(message)); run the command with a role that may (ops/runbooks/roles.md)"
     }
 }

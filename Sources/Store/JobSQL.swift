@@ -65,10 +65,13 @@ enum JobSQL {
                                               THEN least(coalesce(jobs.rerun_at, EXCLUDED.due_at), EXCLUDED.due_at) END,
                               updated_at = now()
                     WHERE \(replace)
-                RETURNING id, unique_key, xmax = 0 AS inserted, queue, due_at, state
+                RETURNING id, unique_key, queue, due_at, state
             ),
             \(unescaped: notifyCTE(source: "ins", horizon: horizon))
-            SELECT id, unique_key, CASE WHEN inserted THEN 'inserted' ELSE 'rescheduled' END FROM ins
+            -- A row that kept its input id is new; a moved one has the existing job's id. (Not
+            -- `xmax = 0`: a system column needs a table-wide SELECT, which the operator role lacks.)
+            SELECT ins.id, ins.unique_key, CASE WHEN input.id IS NULL THEN 'rescheduled' ELSE 'inserted' END
+            FROM ins LEFT JOIN input ON input.id = ins.id
             UNION ALL
             SELECT id, unique_key, 'existing' FROM jobs
                 WHERE unique_key = ANY(\(keys)::text[]) AND state IN ('queued', 'running')

@@ -14,7 +14,7 @@ public struct PostgresSignupStore: Sendable {
         public let openInvites: Int
     }
 
-    /// Who owns the operators' audit chain (`alfred audit show --user` with this id lists the changes).
+    /// Who owns the operators' audit chain (`alfred audit list --user` with this id lists the changes).
     public static let operatorChain = SignupSQL.operatorUser
 
     let client: PostgresClient

@@ -7,7 +7,7 @@ import Sealing
 import Store
 
 /// Who may create an account (RFC §13's rollout). Existing accounts always sign in. Each change is
-/// appended to the operators' audit chain (`alfred audit show --user 00000000-0000-0000-0000-000000000000`).
+/// appended to the operators' audit chain (`alfred audit list --user 00000000-0000-0000-0000-000000000000`).
 struct SignupsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signups",

@@ -37,6 +37,25 @@ import Testing
         #expect(exported.code == 0 && exported.output.contains("\"devices\""), "\(exported.output)")
         let jobs = try await alfred(["jobs", "list"], operatorURL)
         #expect(jobs.code == 0, "\(jobs.output)")
+        // The steering commands run as the operator too.
+        let enqueued = try await alfred(["jobs", "enqueue", "--due-in", "3600"], operatorURL)
+        #expect(enqueued.code == 0, "\(enqueued.output)")
+        let jobID = try #require(enqueued.output.firstMatch(of: /[0-9a-fA-F-]{36}/).map { String($0.output) }, "\(enqueued.output)")
+        for arguments in [["jobs", "cancel", jobID], ["jobs", "retry", jobID], ["jobs", "pause", "default", "--reason", "drill"],
+                          ["jobs", "resume", "default"], ["jobs", "stats"], ["signups", "show"],
+                          ["signups", "policy", "--mode", "invite", "--cap", "50"]] {
+            let result = try await alfred(arguments, operatorURL)
+            #expect(result.code == 0, "\(arguments): \(result.output)")
+        }
+        let deleteAll = try await alfred(["privacy", "delete-all", "--user", user.uuidString], operatorURL)
+        let requestID = try #require(deleteAll.output.firstMatch(of: /request_id: ([0-9a-f-]{36})/).map { String($0.output.1) },
+                                     "\(deleteAll.output)")
+        let status = try await alfred(["privacy", "status", requestID], operatorURL)
+        #expect(status.code == 0, "\(status.output)")
+        // What the role may not do is said so, with the role and the server's reason.
+        let prune = try await alfred(["audit", "prune", "--older-than-days", "400"], operatorURL)
+        #expect(prune.code != 0 && prune.output.contains("the database role \(person) may not do this")
+                && prune.output.contains("alfred_audit_prune"), "\(prune.output)")
 
         // Around the functions, nothing: sealed columns and the tables that describe a user.
         try await TestDatabase.withClient(operatorURL) { client in
@@ -63,7 +82,8 @@ import Testing
             // The chain still verifies, and the same reads by the owner (break-glass) record nothing here.
             _ = try await owner.query("SELECT alfred_export(\(user))", logger: logger).collect()
             let count = try await owner.query("""
-                SELECT count(*)::int FROM audit_events WHERE user_id = '00000000-0000-0000-0000-000000000000'
+                SELECT count(*)::int FROM audit_events
+                WHERE user_id = '00000000-0000-0000-0000-000000000000' AND event_type = 'OPERATOR_READ'
                 """, logger: logger).collect().first?.decode(Int.self)
             #expect(count == 3)
         }
