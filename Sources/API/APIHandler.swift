@@ -138,8 +138,7 @@ struct APIHandler: APIProtocol {
             return .ok(Self.ok)
         }
         if event.type == "account-delete" {
-            let opened = try await deps.privacy.openDeleteAll(userID: userID)
-            _ = try await deps.jobs.enqueue([try PrivacyKind.deleteAllJob(request: opened.request)], onConflict: .keep)
+            _ = try await PrivacyKind.requestDeleteAll(userID: userID, privacy: deps.privacy, jobs: deps.jobs)
         }
         accountEvents(event.type).increment()
         try? await deps.audit.record(AuditEvent(userID: userID, type: "APPLE_ACCOUNT", connector: nil, result: "SUCCESS",
@@ -308,9 +307,7 @@ struct APIHandler: APIProtocol {
 
     func requestDeleteAll(_ input: Operations.RequestDeleteAll.Input) async throws -> Operations.RequestDeleteAll.Output {
         let caller = try Caller.required
-        let opened = try await deps.privacy.openDeleteAll(userID: caller.userID)
-        // By unique key: asking again re-enqueues a request whose job was lost, never a second one.
-        _ = try await deps.jobs.enqueue([try PrivacyKind.deleteAllJob(request: opened.request)], onConflict: .keep)
+        let opened = try await PrivacyKind.requestDeleteAll(userID: caller.userID, privacy: deps.privacy, jobs: deps.jobs)
         let state = try await deps.privacy.request(opened.request, of: caller.userID)?.state ?? .queued
         return .accepted(.init(body: .json(.init(requestId: opened.request.uuidString.lowercased(), status: Self.state(state)))))
     }

@@ -15,6 +15,17 @@ public enum PrivacyKind {
         NewJob(kind: deleteAll, payload: try JobRegistry.encode(DeleteAllHandler.Payload(requestID: request)),
                uniqueKey: "privacy.delete_all:\(request.uuidString.lowercased())")
     }
+
+    /// Opens the user's delete-all request (or finds the open one) and enqueues its job by unique
+    /// key: asking again re-enqueues a request whose job was lost, never a second one. What the
+    /// API's route, Apple's account-deleted notification and `alfred privacy delete-all` all do.
+    public static func requestDeleteAll(userID: UUID, privacy: any PrivacyStore, jobs: any JobStore) async throws
+        -> (request: UUID, created: Bool)
+    {
+        let opened = try await privacy.openDeleteAll(userID: userID)
+        _ = try await jobs.enqueue([try deleteAllJob(request: opened.request)], onConflict: .keep)
+        return opened
+    }
 }
 
 /// `privacy.delete_all` (RFC §9.3): revoke every Google connector of the user through the broker,

@@ -89,9 +89,7 @@ struct PrivacyBench: AsyncParsableCommand {
             let start = ContinuousClock.now
             var requests: [UUID] = []
             func open(_ user: UUID) async throws -> UUID {
-                let request = try await privacy.openDeleteAll(userID: user).request
-                _ = try await jobs.enqueue([try PrivacyKind.deleteAllJob(request: request)], onConflict: .keep)
-                return request
+                try await PrivacyKind.requestDeleteAll(userID: user, privacy: privacy, jobs: jobs).request
             }
             func wait(_ pending: [UUID]) async throws -> [Double] {
                 var durations: [Double] = []

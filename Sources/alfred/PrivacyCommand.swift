@@ -28,11 +28,8 @@ struct PrivacyCommand: AsyncParsableCommand {
             let logger = database.bootstrapLogging()
             let userID = try parseUser(user)
             let (request, created) = try await withPostgres(try database.database(), logger: logger) { client in
-                let opened = try await PostgresPrivacyStore(client: client, logger: logger).openDeleteAll(userID: userID)
-                // Enqueued by unique key: repeating the command re-enqueues a request whose job was lost.
-                _ = try await PostgresJobStore(client: client, logger: logger)
-                    .enqueue([try PrivacyKind.deleteAllJob(request: opened.request)], onConflict: .keep)
-                return opened
+                try await PrivacyKind.requestDeleteAll(userID: userID, privacy: PostgresPrivacyStore(client: client, logger: logger),
+                                                       jobs: PostgresJobStore(client: client, logger: logger))
             }
             print(created ? "request_id: \(request.lowercased)" : "request_id: \(request.lowercased) (already open for this user)")
             guard wait else { return }
