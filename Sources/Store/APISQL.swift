@@ -69,9 +69,7 @@ enum APISQL {
             WHERE t.refresh_hash = \(old) AND s.id = t.session_id AND NOT EXISTS (SELECT 1 FROM current)
             RETURNING s.id
         ), retired AS (  -- the devices the ended session registered stop receiving at once
-            UPDATE devices d SET retired_at = now(), retired_reason = 'session_revoked', updated_at = now()
-            WHERE d.session_id IN (SELECT id FROM replayed) AND d.retired_at IS NULL
-            RETURNING d.id
+            \(unescaped: retiringDevices(ofSessionsIn: "replayed", reason: "session_revoked"))
         )
         SELECT 'rotated', id, user_id FROM current
         UNION ALL SELECT 'reused', id, NULL::uuid FROM replayed
@@ -89,9 +87,20 @@ enum APISQL {
             UPDATE sessions SET revoked_at = now(), revoked_reason = 'logout'
             WHERE id = \(id) AND user_id = \(userID) AND revoked_at IS NULL
             RETURNING id
+        ), retired AS (
+            \(unescaped: retiringDevices(ofSessionsIn: "ended", reason: "logout"))
         )
-        UPDATE devices d SET retired_at = now(), retired_reason = 'logout', updated_at = now()
-        WHERE d.session_id IN (SELECT id FROM ended) AND d.retired_at IS NULL
+        SELECT count(*) FROM retired
+        """
+    }
+
+    /// The statement (for a CTE) that retires the live devices registered by the sessions a CTE
+    /// named `sessions` returns: they stop receiving at once.
+    private static func retiringDevices(ofSessionsIn sessions: String, reason: String) -> String {
+        """
+        UPDATE devices d SET retired_at = now(), retired_reason = '\(reason)', updated_at = now()
+            WHERE d.session_id IN (SELECT id FROM \(sessions)) AND d.retired_at IS NULL
+            RETURNING d.id
         """
     }
 
@@ -106,9 +115,7 @@ enum APISQL {
             WHERE id IN (SELECT id FROM sessions WHERE revoked_at IS NULL AND expires_at < now() LIMIT \(limit))
             RETURNING id
         ), retired AS (
-            UPDATE devices d SET retired_at = now(), retired_reason = 'session_expired', updated_at = now()
-            WHERE d.session_id IN (SELECT id FROM expired) AND d.retired_at IS NULL
-            RETURNING d.id
+            \(unescaped: retiringDevices(ofSessionsIn: "expired", reason: "session_expired"))
         ), ended AS (
             DELETE FROM sessions
             WHERE id IN (SELECT id FROM sessions WHERE revoked_at < now() - make_interval(secs => \(retention)) LIMIT \(limit))

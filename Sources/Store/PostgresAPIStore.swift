@@ -32,24 +32,24 @@ public struct PostgresAPIStore: APIStore {
             }
             do {
                 return try await Pooled.transaction(client, logger: logger) { connection -> SignInOutcome in
-                _ = try await connection.query(APISQL.lockSignups, logger: logger).collect()
-                let gate = try await connection.query(APISQL.signupGate(identityHashes: claim.identityHashes), logger: logger).collect()
-                guard let (mode, cap, accounts, allowListed) = try gate.decode((String, Int32?, Int64, Bool).self).first else {
-                    throw PostgresAPIStoreError(description: "the signup policy row is missing (migration 0017)")
-                }
-                let policy = SignupPolicy(mode: SignupPolicy.Mode(rawValue: mode) ?? .closed, userCap: cap.map(Int.init))
-                if let refusal = try await policy.admit(accounts: Int(accounts), allowListed: allowListed, takeInvite: {
-                    guard let invite = claim.inviteHash else { return false }
-                    return try await !connection.query(APISQL.takeInvite(codeHash: ByteBuffer(bytes: invite)), logger: logger).collect().isEmpty
-                }) {
-                    return .refused(refusal)
-                }
-                let created = try await connection.query(APISQL.createAccount(
-                    userID: UUID(), subjectHash: appleSubjectHash, session: session.id, refreshHash: refresh, expiresAt: session.expiresAt),
-                    logger: logger).collect()
-                // Lost a race with another first sign-in of this account: roll back (the invitation too), find it.
-                guard let user = try created.decode(UUID.self).first else { throw RetrySignIn() }
-                return .signedIn(userID: user, created: true)
+                    _ = try await connection.query(APISQL.lockSignups, logger: logger).collect()
+                    let gate = try await connection.query(APISQL.signupGate(identityHashes: claim.identityHashes), logger: logger).collect()
+                    guard let (mode, cap, accounts, allowListed) = try gate.decode((String, Int32?, Int64, Bool).self).first else {
+                        throw PostgresAPIStoreError(description: "the signup policy row is missing (migration 0017)")
+                    }
+                    let policy = SignupPolicy(mode: SignupPolicy.Mode(rawValue: mode) ?? .closed, userCap: cap.map(Int.init))
+                    if let refusal = try await policy.admit(accounts: Int(accounts), allowListed: allowListed, takeInvite: {
+                        guard let invite = claim.inviteHash else { return false }
+                        return try await !connection.query(APISQL.takeInvite(codeHash: ByteBuffer(bytes: invite)), logger: logger).collect().isEmpty
+                    }) {
+                        return .refused(refusal)
+                    }
+                    let created = try await connection.query(APISQL.createAccount(
+                        userID: UUID(), subjectHash: appleSubjectHash, session: session.id, refreshHash: refresh, expiresAt: session.expiresAt),
+                        logger: logger).collect()
+                    // Lost a race with another first sign-in of this account: roll back (the invitation too), find it.
+                    guard let user = try created.decode(UUID.self).first else { throw RetrySignIn() }
+                    return .signedIn(userID: user, created: true)
                 }
             } catch is RetrySignIn {
                 continue
