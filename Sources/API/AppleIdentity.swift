@@ -61,9 +61,9 @@ struct AppleIdentityVerifier: Sendable {
         do { jws = try CompactJWS.verifiedRS256(token, key: key) } catch { throw Rejection(reason: .init(error)) }
         guard jws.string("iss") == configuration.issuer else { throw Rejection(reason: .wrongIssuer) }
         guard jws.audiences.contains(configuration.audience) else { throw Rejection(reason: .wrongAudience) }
-        let skew = configuration.skew.seconds
-        guard let expires = jws.date("exp"), now.timeIntervalSince(expires) < skew else { throw Rejection(reason: .expired) }
-        guard let issued = jws.date("iat"), issued.timeIntervalSince(now) <= skew else { throw Rejection(reason: .issuedInFuture) }
+        do { try jws.checkLifetime(now: now, skew: configuration.skew) } catch {
+            throw Rejection(reason: error == .expired ? .expired : .issuedInFuture)
+        }
         guard let subject = jws.string("sub"), !subject.isEmpty else { throw Rejection(reason: .missingSubject) }
         switch (rawNonce, jws.string("nonce")) {
         case (let raw?, let claimed?):

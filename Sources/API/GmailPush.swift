@@ -58,9 +58,9 @@ struct PushTokenVerifier: Sendable {
         guard jws.audiences.contains(audience) else { throw Rejection(reason: .wrongAudience) }
         guard jws.string("email") == serviceAccount else { throw Rejection(reason: .wrongAccount) }
         guard jws.bool("email_verified") == true else { throw Rejection(reason: .unverifiedAccount) }
-        let skew = skew.seconds
-        guard let expires = jws.date("exp"), now.timeIntervalSince(expires) < skew else { throw Rejection(reason: .expired) }
-        guard let issued = jws.date("iat"), issued.timeIntervalSince(now) <= skew else { throw Rejection(reason: .issuedInFuture) }
+        do { try jws.checkLifetime(now: now, skew: skew) } catch {
+            throw Rejection(reason: error == .expired ? .expired : .issuedInFuture)
+        }
     }
 
     static func keyID(of token: String) -> String? { CompactJWS(token)?.header["kid"] as? String }
@@ -88,9 +88,9 @@ struct MailboxProofVerifier: Sendable {
         }
         guard let issuer = jws.string("iss"), PushTokenVerifier.issuers.contains(issuer) else { throw Rejection(check: "not issued by Google") }
         guard jws.audiences.contains(where: audiences.contains) else { throw Rejection(check: "issued to another app") }
-        let skew = skew.seconds
-        guard let expires = jws.date("exp"), now.timeIntervalSince(expires) < skew else { throw Rejection(check: "expired") }
-        guard let issued = jws.date("iat"), issued.timeIntervalSince(now) <= skew else { throw Rejection(check: "issued in the future") }
+        do { try jws.checkLifetime(now: now, skew: skew) } catch {
+            throw Rejection(check: error == .expired ? "expired" : "issued in the future")
+        }
         guard let email = jws.string("email"), email.lowercased() == address.lowercased() else {
             throw Rejection(check: "for another address")
         }

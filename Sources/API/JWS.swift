@@ -46,6 +46,14 @@ struct CompactJWS {
         return jws
     }
 
+    enum LifetimeFailure: Error { case expired, issuedInFuture }
+
+    /// `exp` not yet passed and `iat` not in the future, each within `skew` (both claims required).
+    func checkLifetime(now: Date, skew: Duration) throws(LifetimeFailure) {
+        guard let expires = date("exp"), now.timeIntervalSince(expires) < skew.seconds else { throw .expired }
+        guard let issued = date("iat"), issued.timeIntervalSince(now) <= skew.seconds else { throw .issuedInFuture }
+    }
+
     /// `aud`: one string or a list of them.
     var audiences: [String] { (claims["aud"] as? String).map { [$0] } ?? (claims["aud"] as? [String]) ?? [] }
 

@@ -134,6 +134,22 @@ import Testing
         }
     }
 
+    /// `exp` and `iat`, each with the skew on the lenient side only, and both required.
+    @Test func theLifetimeCheckAllowsTheSkewAndNoMore() throws {
+        let now = VerifierTests.now.timeIntervalSince1970
+        func lifetime(_ claims: [String: Any]) throws -> CompactJWS.LifetimeFailure? {
+            let jws = try #require(CompactJWS(try VerifierTests.token(claims)))
+            do { try jws.checkLifetime(now: VerifierTests.now, skew: .seconds(60)) } catch { return error }
+            return nil
+        }
+        #expect(try lifetime(["iat": now - 10, "exp": now + 10]) == nil)
+        #expect(try lifetime(["iat": now + 60, "exp": now - 59]) == nil, "within the skew on both sides")
+        #expect(try lifetime(["iat": now - 10, "exp": now - 60]) == .expired)
+        #expect(try lifetime(["iat": now + 61, "exp": now + 3600]) == .issuedInFuture)
+        #expect(try lifetime(["iat": now]) == .expired, "no exp")
+        #expect(try lifetime(["exp": now + 10]) == .issuedInFuture, "no iat")
+    }
+
     @Test func sentenceVerifiersNameTheIssuerAndTheirNoun() {
         #expect(CompactJWS.SignatureFailure.unknownKey.check(issuer: "Google", noun: "JWT") == "signed with a key Google does not publish")
         #expect(CompactJWS.SignatureFailure.malformed.check(issuer: "Apple", noun: "JWS") == "not a JWS")
