@@ -50,6 +50,13 @@ import Glibc
                 body += chunk
             return body.decode()
         PATH = sys.argv[1]
+        def connect_many(n):
+            conns = []
+            for _ in range(n):
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                s.connect(PATH)
+                conns.append(s)
+            return conns
 
         """
 
@@ -111,19 +118,14 @@ import Glibc
         }
     }
 
-    /// Another user's process opens a hundred connections and sends nothing: each is refused (or,
-    /// over the cap, closed) at accept, none waits for a request, and the allowed caller gets
-    /// evidence meanwhile.
+    /// Another user's process opens a hundred connections and sends nothing: each is refused at
+    /// accept (taking no place under the cap, which they would fill six times over), none waits for
+    /// a request, and the allowed caller gets evidence meanwhile.
     @Test func idleConnectionsFromAnotherUserAreClosedAtAcceptAndTheAllowedCallerIsServed() async throws {
         try await Self.withAttestor(extra: ["--max-connections", "16"]) { socket in
             let held = try ChildProcess("/usr/bin/python3", ["-c", Self.prelude + """
                 os.setgid(65534); os.setuid(65534)   # nobody
-                conns = []
-                for _ in range(100):
-                    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                    s.connect(PATH)
-                    conns.append(s)
-                outcomes = [answer(s) for s in conns]
+                outcomes = [answer(s) for s in connect_many(100)]
                 refused = sum(1 for o in outcomes if 'may not get attestation evidence' in o)
                 closed = sum(1 for o in outcomes if o == 'closed')
                 print('ended', refused + closed, 'refused', refused, flush=True)
@@ -142,12 +144,7 @@ import Glibc
     @Test func silentCallersAreClosedAfterTheDeadlineAndTheCapHolds() async throws {
         try await Self.withAttestor(extra: ["--max-connections", "8", "--read-timeout-ms", "500"]) { socket in
             let output = try await Self.python("""
-                conns = []
-                for _ in range(12):
-                    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                    s.connect(PATH)
-                    conns.append(s)
-                outcomes = [answer(s) for s in conns]
+                outcomes = [answer(s) for s in connect_many(12)]
                 print('closed', sum(1 for o in outcomes if o == 'closed'))
                 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                 s.connect(PATH)
