@@ -337,6 +337,7 @@ let package = Package(
                                                          "LocalIPC", "JobQueue", "StandIns", "Store", "AlfredCore", "WorkerProcess",
                                                          .product(name: "NIOPosix", package: "swift-nio")]),
         integrationTests("KeyServiceIntegrationTests", ["KeyService", "KeyServiceClient", "Attestation", "AlfredCore"]),
+        integrationTests("AttestorIntegrationTests", ["Attestor", "Attestation", "AlfredCore"]),
         integrationTests("StandInsIntegrationTests", ["StandIns", "API", .product(name: "AsyncHTTPClient", package: "async-http-client")]),
         // System tier: Alfred's own executables as processes (worker, API, broker, key service, attestor,
         // alfred-dev), Postgres restarts, Prometheus, the chaos run, the built files.
