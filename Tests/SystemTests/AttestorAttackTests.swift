@@ -139,6 +139,33 @@ import Glibc
         }
     }
 
+    /// Refusals are decided before the cap: with every place held by a silent allowed caller, another
+    /// user still hears why it is refused (before, it was counted, and closed as over the cap).
+    @Test func anotherUserIsRefusedByNameEvenWhenTheCapIsFull() async throws {
+        try await Self.withAttestor(extra: ["--max-connections", "1", "--read-timeout-ms", "60000"]) { socket in
+            let output = try await Self.python("""
+                # Wait for the event: a silent caller holds the one place once a request is closed
+                # unanswered as over the cap (if the request was served first, try a new silent one).
+                for _ in range(200):
+                    held = connect_many(1)
+                    s = connect_many(1)[0]
+                    s.sendall(REQUEST)
+                    if answer(s) == 'closed':
+                        print('first closed', flush=True)
+                        break
+                    held[0].close()
+                pid = os.fork()
+                if pid == 0:
+                    os.setgid(65534); os.setuid(65534)   # nobody
+                    print('other', answer(connect_many(1)[0]), flush=True)
+                    os._exit(0)
+                os.waitpid(pid, 0)
+                """, socket)
+            #expect(output.contains("first closed"), "the cap holds for allowed callers: \(output)")
+            #expect(output.contains("other") && output.contains("may not get attestation evidence"), "\(output)")
+        }
+    }
+
     /// An allowed caller that connects and sends nothing is closed after the read deadline; beyond
     /// the cap, connections are closed at once; both free their places for the next caller.
     @Test func silentCallersAreClosedAfterTheDeadlineAndTheCapHolds() async throws {
