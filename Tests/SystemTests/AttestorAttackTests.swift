@@ -39,7 +39,10 @@ import Glibc
         def answer(s):
             head = b''
             while len(head) < 4:
-                chunk = s.recv(4 - len(head))
+                try:
+                    chunk = s.recv(4 - len(head))
+                except ConnectionResetError:   # closed with our request unread
+                    return 'closed'
                 if not chunk: return 'closed'
                 head += chunk
             (n,) = struct.unpack('>I', head)
@@ -149,8 +152,12 @@ import Glibc
                 for _ in range(200):
                     held = connect_many(1)
                     s = connect_many(1)[0]
-                    s.sendall(REQUEST)
-                    if answer(s) == 'closed':
+                    try:
+                        s.sendall(REQUEST)
+                        outcome = answer(s)
+                    except (BrokenPipeError, ConnectionResetError):   # closed before the request was sent
+                        outcome = 'closed'
+                    if outcome == 'closed':
                         print('first closed', flush=True)
                         break
                     held[0].close()
