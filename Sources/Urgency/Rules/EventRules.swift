@@ -1,0 +1,39 @@
+/// Things happening to the user or their work: incidents, security events, travel trouble, health
+/// and family emergencies, meetings moved to now, people waiting.
+enum EventRules {
+    static let all: [Rule] = [
+        .phrase(.incident, .events, .incident, says: "live incident or page"),
+        // Account-scare phishing names credentials and blocked accounts as bait: no security event then.
+        Rule(.securityEvent, .events) { message in
+            guard message.found(.phishing, negatable: false) == nil, let match = message.found(.security) else { return nil }
+            return Evidence(match.language, why: message.why("security event (\(match.language), \(message.place(match)))"))
+        },
+        // A transport and a problem with it, unless the day is days away.
+        Rule(.travelDisruption, .events) { message in
+            guard let transport = message.found(.travelTransport), let problem = message.found(.travelProblem),
+                  message.reading.verdict != .later else { return nil }
+            return Evidence(problem.language, why: message.why("travel disruption (\(transport.language)/\(problem.language)), not days away"))
+        },
+        // A health emergency, or a school or childcare closed today.
+        Rule(.healthEmergency, .events) { message in
+            if let match = message.found(.health) {
+                return Evidence(match.language, why: message.why("health or family emergency (\(match.language), \(message.place(match)))"))
+            }
+            guard message.timely, let match = message.found(.schoolClosure) else { return nil }
+            return Evidence(match.language, why: message.why("school or childcare closed today (\(match.language), \(message.place(match)))"))
+        },
+        .phrase(.childPickup, .events, .pickup, says: "asks to pick someone up"),
+        // A change of a meeting (or an invitation) whose time is today.
+        Rule(.meetingMoved, .events) { message in
+            guard message.timely, let change = message.found(.meetingChange),
+                  message.found(.meetingWord) != nil || message.invitation != .none else { return nil }
+            return Evidence(change.language, why: message.why("a meeting moved, and the time is today"))
+        },
+        // People waiting, now: today, already late, or for a meeting; not days ahead.
+        Rule(.waitingForYou, .events) { message in
+            guard let match = message.found(.waitingForYou), message.reading.verdict != .later,
+                  message.timely || message.reading.verdict == .passed || message.found(.meetingWord) != nil else { return nil }
+            return Evidence(match.language, why: message.why("people are waiting for the user (\(match.language))"))
+        },
+    ]
+}

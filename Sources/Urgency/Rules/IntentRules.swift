@@ -1,0 +1,10 @@
+/// What the writer asks of the user.
+enum IntentRules {
+    static let all: [Rule] = [
+        .phrase(.decisionAsk, .intent, .decisionAsk, says: "asks for a decision or approval"),
+        .phrase(.blocking, .intent, .blocking, says: "says something is blocked or due"),
+        Rule(.question, .intent) { message in
+            message.direct && message.asks ? Evidence(why: message.why("asks the user a question")) : nil
+        },
+    ]
+}
