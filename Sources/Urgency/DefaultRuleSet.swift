@@ -59,7 +59,7 @@ extension RuleSet {
     /// form are phishing.
     static let standardJSON = #"""
     {
-      "version": "2026-11-26.3",
+      "version": "2026-11-27.1",
       "threshold": 60,
       "quiet_hours_threshold": 90,
       "weights": {
@@ -119,17 +119,27 @@ extension RuleSet {
           "help needed now" ] },
         { "language": "de", "words": [
           "dringend", "dringende", "dringender", "dringendes", "eilt", "eilig", "eilige", "sofort", "umgehend",
-          "unverzüglich", "schnellstmöglich", "so schnell wie möglich", "notfall", "zeitkritisch", "bitte anrufen",
-          "ruf mich an", "ruf bitte an" ] },
+          "unverzüglich", "schnellstmöglich", "so schnell wie möglich", "notfall", "zeitkritisch",
+          "bitte anrufen", "ruf mich an", "ruf bitte an" ] },
         { "language": "es", "words": [
-          "urgente", "urgentes", "urgencia", "urgentemente", "inmediatamente", "de inmediato", "lo antes posible",
-          "cuanto antes", "lo más pronto posible", "emergencia", "llámame", "llámeme" ] },
+          "urgente", "urgentes", "urgencia", "urgentemente", "inmediatamente", "de inmediato",
+          "lo antes posible", "cuanto antes", "lo más pronto posible", "emergencia", "llámame", "llámeme" ] },
         { "language": "it", "words": [
-          "urgente", "urgenti", "urgenza", "urgentissimo", "urgentemente", "subito", "immediatamente", "al più presto",
-          "prima possibile", "quanto prima", "emergenza", "chiamami", "mi chiami" ] },
+          "urgente", "urgenti", "urgenza", "urgentissimo", "urgentemente", "subito", "immediatamente",
+          "al più presto", "prima possibile", "quanto prima", "emergenza", "chiamami", "mi chiami",
+          "urgentissima", "urgentissimi", "con urgenza", "d'urgenza", "immediato", "immediata",
+          "il prima possibile", "appena possibile", "richiamami", "mi richiami", "chiamatemi", "telefonami",
+          "mi telefoni", "asap", "improrogabile", "indifferibile", "tempestivamente", "senza indugio",
+          "massima priorità", "priorità alta", "alta priorità" ] },
         { "language": "pt", "words": [
           "urgente", "urgentes", "urgência", "com urgência", "imediatamente", "o mais rápido possível",
-          "o quanto antes", "o mais breve possível", "emergência", "me liga", "ligue-me" ] },
+          "o quanto antes", "o mais breve possível", "emergência", "me liga", "ligue-me", "urgentemente",
+          "urgentíssimo", "urgentíssima", "muito urgente", "máxima urgência", "de imediato",
+          "atenção imediata", "o mais rapidamente possível", "o mais depressa possível",
+          "o mais cedo possível", "quanto antes", "com a maior brevidade", "sem demora", "agora mesmo",
+          "prioridade máxima", "alta prioridade", "emergências", "asap", "me liga já", "me ligue", "liga me",
+          "ligue me", "telefona me", "telefone me", "ligue para mim", "liga para mim", "preciso de você agora",
+          "preciso de ti agora", "socorro", "ajuda urgente" ] },
         { "language": "fr", "words": [
           "urgente", "urgentes", "urgence", "en urgence", "immédiatement", "immédiat", "dès que possible",
           "au plus vite", "le plus vite possible", "au plus tôt", "sans délai", "appelle-moi", "appelez-moi",
@@ -139,177 +149,420 @@ extension RuleSet {
           "noodgeval", "bel me", "bel mij" ] }
       ],
       "reply_prefixes": [
-        "re", "aw", "wg", "fw", "fwd", "tr", "rv", "sv", "vs", "antw", "antwort", "r", "i", "rif", "res", "enc",
-        "doorst", "antwoord", "réf", "ref"
+        "re", "aw", "wg", "fw", "fwd", "tr", "rv", "sv", "vs", "antw", "antwort", "r", "i", "rif", "res",
+        "enc", "doorst", "antwoord", "réf", "ref", "risp", "inoltro", "inoltra", "resp"
       ],
       "invitation_prefixes": [
-        "Invitation", "Updated invitation", "Updated invitation with note", "Invitation with note", "Canceled event",
-        "Cancelled event", "Canceled event with note", "Event canceled", "Einladung", "Aktualisierte Einladung",
-        "Abgesagter Termin", "Termin abgesagt", "Invitation mise à jour", "Événement annulé", "Invitación",
-        "Invitación actualizada", "Evento cancelado", "Invito", "Invito aggiornato", "Evento annullato", "Convite",
-        "Convite atualizado", "Uitnodiging", "Bijgewerkte uitnodiging", "Geannuleerde afspraak",
-        "Afspraak geannuleerd"
+        "Invitation", "Updated invitation", "Updated invitation with note", "Invitation with note",
+        "Canceled event", "Cancelled event", "Canceled event with note", "Event canceled", "Einladung",
+        "Aktualisierte Einladung", "Abgesagter Termin", "Termin abgesagt", "Invitation mise à jour",
+        "Événement annulé", "Invitación", "Invitación actualizada", "Evento cancelado", "Invito",
+        "Invito aggiornato", "Evento annullato", "Convite", "Convite atualizado", "Uitnodiging",
+        "Bijgewerkte uitnodiging", "Geannuleerde afspraak", "Afspraak geannuleerd"
       ],
       "calendar_response_prefixes": [
-        "Accepted", "Declined", "Tentatively accepted", "Tentative", "Proposed new time", "Angenommen", "Abgelehnt",
-        "Mit Vorbehalt angenommen", "Vorläufig angenommen", "Accepté", "Refusé", "Accepté provisoirement", "Aceptado",
-        "Rechazado", "Aceptado provisionalmente", "Accettato", "Rifiutato", "Accettato provvisoriamente", "Aceito",
-        "Recusado", "Aceito provisoriamente", "Geaccepteerd", "Geweigerd", "Voorlopig geaccepteerd"
+        "Accepted", "Declined", "Tentatively accepted", "Tentative", "Proposed new time", "Angenommen",
+        "Abgelehnt", "Mit Vorbehalt angenommen", "Vorläufig angenommen", "Accepté", "Refusé",
+        "Accepté provisoirement", "Aceptado", "Rechazado", "Aceptado provisionalmente", "Accettato",
+        "Rifiutato", "Accettato provvisoriamente", "Aceito", "Recusado", "Aceito provisoriamente",
+        "Geaccepteerd", "Geweigerd", "Voorlopig geaccepteerd"
       ],
       "auto_reply_prefixes": [
         "Automatic reply", "Auto reply", "Autoreply", "Auto-reply", "Out of office", "Out of the office",
         "Automatische Antwort", "Abwesenheitsnotiz", "Abwesend", "Réponse automatique", "Absence",
-        "Respuesta automática", "Fuera de la oficina", "Risposta automatica", "Fuori sede", "Resposta automática",
-        "Fora do escritório", "Automatisch antwoord", "Afwezig", "Niet aanwezig"
+        "Respuesta automática", "Fuera de la oficina", "Risposta automatica", "Fuori sede",
+        "Resposta automática", "Fora do escritório", "Automatisch antwoord", "Afwezig", "Niet aanwezig"
       ],
       "executive_titles": [
         "ceo", "cfo", "coo", "chief executive", "managing director", "president", "geschaftsfuhrer",
-        "geschaftsfuhrerin", "geschaftsfuhrung", "vorstand", "vorstandsvorsitzender", "pdg", "directeur general",
-        "directrice generale", "president directeur general", "director general", "directora general",
-        "consejero delegado", "presidente", "ceo office", "office of the ceo"
+        "geschaftsfuhrerin", "geschaftsfuhrung", "vorstand", "vorstandsvorsitzender", "pdg",
+        "directeur general", "directrice generale", "president directeur general", "director general",
+        "directora general", "consejero delegado", "presidente", "ceo office", "office of the ceo",
+        "amministratore delegato", "amministratrice delegata", "l'ad", "amministratore unico",
+        "amministratrice unica", "consigliere delegato", "consigliera delegata", "direttore generale",
+        "direttrice generale", "presidente del cda", "direttore finanziario", "direttrice finanziaria",
+        "diretor geral", "diretora geral", "director geral", "directora geral", "presidente executivo",
+        "presidente executiva", "administrador delegado", "administradora delegada",
+        "presidente do conselho de administração", "presidente da comissão executiva", "diretor executivo",
+        "diretora executiva", "director executivo", "diretor presidente", "diretora presidente",
+        "diretor financeiro", "diretora financeira"
       ],
       "phrases": {
         "decision_ask": [
           { "language": "en", "words": [
             "approve", "approval", "approved by you", "sign off", "sign-off", "signoff", "your signature",
-            "need you to sign", "please sign", "can you sign", "go/no-go", "go or no-go", "go no go", "your go",
-            "need your decision", "your decision", "need a decision", "decide", "your call", "need your ok", "your ok",
-            "your okay", "your green light", "green light", "yes or no", "yes/no", "ok to proceed", "okay to proceed",
-            "can you confirm", "please confirm", "need your confirmation", "your answer", "need your input",
-            "need your answer", "sign the", "countersign", "countersignature", "signature required",
-            "need help", "need your help", "what do you want us to do", "what should we do", "need to know tonight",
-            "needs your signature", "sign-off required", "authorize", "authorise", "authorization",
-            "release the payment" ] },
+            "need you to sign", "please sign", "can you sign", "go/no-go", "go or no-go", "go no go",
+            "your go", "need your decision", "your decision", "need a decision", "decide", "your call",
+            "need your ok", "your ok", "your okay", "your green light", "green light", "yes or no", "yes/no",
+            "ok to proceed", "okay to proceed", "can you confirm", "please confirm", "need your confirmation",
+            "your answer", "need your input", "need your answer", "sign the", "countersign",
+            "countersignature", "signature required", "need help", "need your help",
+            "what do you want us to do", "what should we do", "need to know tonight", "needs your signature",
+            "sign-off required", "authorize", "authorise", "authorization", "release the payment" ] },
           { "language": "de", "words": [
-            "freigabe", "freigeben", "gib frei", "geben sie frei", "deine freigabe", "ihre freigabe", "dein go",
-            "ihr go", "go oder no-go", "go/no-go", "entscheiden", "entscheidung", "entscheide", "ja oder nein",
-            "ja/nein", "unterschrift", "unterschreiben", "unterzeichnen", "gegenzeichnen", "zustimmung", "dein ok",
-            "ihr ok", "dein okay", "grunes licht", "bestatigen", "deine antwort", "ihre antwort", "was sagst du",
-            "was meinst du", "einverstanden", "genehmigen", "genehmigung", "absegnen" ] },
+            "freigabe", "freigeben", "gib frei", "geben sie frei", "deine freigabe", "ihre freigabe",
+            "dein go", "ihr go", "go oder no-go", "go/no-go", "entscheiden", "entscheidung", "entscheide",
+            "ja oder nein", "ja/nein", "unterschrift", "unterschreiben", "unterzeichnen", "gegenzeichnen",
+            "zustimmung", "dein ok", "ihr ok", "dein okay", "grunes licht", "bestatigen", "deine antwort",
+            "ihre antwort", "was sagst du", "was meinst du", "einverstanden", "genehmigen", "genehmigung",
+            "absegnen" ] },
           { "language": "fr", "words": [
-            "ton accord", "votre accord", "ton feu vert", "votre feu vert", "feu vert", "valider", "validation",
-            "ta validation", "votre validation", "approuver", "approbation", "decider", "decision", "ta decision",
-            "votre decision", "oui ou non", "oui/non", "signer", "signature", "ta signature", "votre signature",
-            "confirmer", "ton ok", "votre ok", "qu'en dis-tu", "qu'en pensez-vous", "autoriser", "ta reponse",
-            "votre reponse", "tu valides", "vous validez" ] },
+            "ton accord", "votre accord", "ton feu vert", "votre feu vert", "feu vert", "valider",
+            "validation", "ta validation", "votre validation", "approuver", "approbation", "decider",
+            "decision", "ta decision", "votre decision", "oui ou non", "oui/non", "signer", "signature",
+            "ta signature", "votre signature", "confirmer", "ton ok", "votre ok", "qu'en dis-tu",
+            "qu'en pensez-vous", "autoriser", "ta reponse", "votre reponse", "tu valides", "vous validez" ] },
           { "language": "es", "words": [
-            "aprobacion", "aprobar", "apruebes", "apruebe", "tu visto bueno", "su visto bueno", "visto bueno", "tu ok",
-            "tu okay", "decidir", "decision", "decidas", "decida", "si o no", "si/no", "firmar", "firmes", "tu firma",
-            "su firma", "confirmar", "confirmes", "confirme", "autorizar", "autorizacion", "luz verde", "tu respuesta",
-            "su respuesta", "que dices", "que opinas", "validar", "validacion" ] }
+            "aprobacion", "aprobar", "apruebes", "apruebe", "tu visto bueno", "su visto bueno", "visto bueno",
+            "tu ok", "tu okay", "decidir", "decision", "decidas", "decida", "si o no", "si/no", "firmar",
+            "firmes", "tu firma", "su firma", "confirmar", "confirmes", "confirme", "autorizar",
+            "autorizacion", "luz verde", "tu respuesta", "su respuesta", "que dices", "que opinas", "validar",
+            "validacion" ] },
+          { "language": "it", "words": [
+            "approvare", "approvazione", "approvi", "approvate", "può approvare", "puoi approvare",
+            "potete approvare", "mi approvi", "ci approvi", "autorizzare", "autorizzazione", "autorizzi",
+            "autorizzate", "può autorizzare", "puoi autorizzare", "potete autorizzare", "firmare", "firmi",
+            "firmate", "da firmare", "può firmare", "puoi firmare", "potete firmare", "la tua firma",
+            "la sua firma", "la vostra firma", "firma richiesta", "serve la firma", "controfirmare",
+            "controfirma", "sottoscrivere", "decidere", "decisione", "decidi", "decida", "decidete",
+            "devi decidere", "deve decidere", "via libera", "il tuo ok", "il suo ok", "il vostro ok", "l'ok",
+            "benestare", "nulla osta", "nullaosta", "tuo visto", "suo visto", "sì o no", "sì/no", "confermare",
+            "confermi", "confermate", "puoi confermare", "può confermare", "potete confermare", "mi confermi",
+            "mi conferma", "mi confermate", "ci confermi", "ci conferma", "ci confermate", "tua conferma",
+            "sua conferma", "vostra conferma", "attendo conferma", "posso procedere", "possiamo procedere",
+            "ok a procedere", "ok per procedere", "validare", "validi", "tuo parere", "suo parere",
+            "vostro parere", "tuo riscontro", "suo riscontro", "vostro riscontro", "tua risposta",
+            "sua risposta", "vostra risposta", "cosa facciamo", "che facciamo", "come procediamo",
+            "cosa ne pensi", "che ne pensi", "cosa ne pensa", "che ne dice", "che ne dici", "ti va bene",
+            "le va bene", "vi va bene", "bisogno di aiuto", "serve aiuto", "bisogno del tuo aiuto",
+            "bisogno del suo aiuto", "ho bisogno di te", "sbloccare il pagamento", "autorizzare il pagamento" ] },
+          { "language": "pt", "words": [
+            "aprovar", "aprovação", "aprovações", "aprove", "aproves", "aprovem", "aprova", "sua aprovação",
+            "tua aprovação", "para aprovação", "pendente de aprovação", "aprovado por si", "aprovado por você",
+            "seu aval", "teu aval", "o seu aval", "luz verde", "sinal verde", "dar luz verde", "seu ok",
+            "teu ok", "o seu ok", "o teu ok", "dar o ok", "decidir", "decida", "decidas", "decidam", "decide",
+            "decisão", "sua decisão", "tua decisão", "para decisão", "sim ou não", "assinar", "assine",
+            "assines", "assinem", "tua assinatura", "para assinatura", "assinatura necessária", "pode assinar",
+            "podes assinar", "consegue assinar", "rubricar", "rubrique", "contra assinar", "contra assinatura",
+            "confirmar", "confirme", "confirmes", "confirmem", "pode confirmar", "podes confirmar",
+            "consegue confirmar", "consegues confirmar", "você confirma", "sua confirmação", "tua confirmação",
+            "autorizar", "autorize", "autorizes", "autorizem", "autorização", "sua autorização",
+            "tua autorização", "validar", "valide", "valides", "para validação", "para despacho",
+            "seu parecer", "o seu parecer", "teu parecer", "para parecer", "sua resposta", "tua resposta",
+            "a sua resposta", "a tua resposta", "preciso de resposta", "o que acha", "o que achas",
+            "o que você acha", "o que me diz", "o que dizes", "preciso de ajuda", "preciso da sua ajuda",
+            "preciso da tua ajuda", "preciso da ajuda", "o que fazemos", "o que devemos fazer", "o que faço",
+            "como procedemos", "como devemos proceder", "podemos avançar", "posso avançar", "avançamos",
+            "podemos prosseguir", "posso prosseguir", "liberar o pagamento", "libertar o pagamento",
+            "autorizar o pagamento", "aprovar o pagamento", "dar o seu acordo", "o seu acordo",
+            "sua concordância", "de acordo ou não", "o senhor acha", "a sua confirmação",
+            "preciso de confirmação", "aguardo confirmação", "da sua assinatura", "da tua assinatura",
+            "falta a sua assinatura", "falta assinatura", "pode aprovar", "podes aprovar", "consegue aprovar",
+            "ok para avançar", "ok para prosseguir" ] }
         ],
         "blocking": [
           { "language": "en", "words": [
-            "otherwise", "blocked", "blocking", "blocker", "waiting on you", "waiting for your", "before i can",
-            "until you", "can't proceed", "cannot proceed", "we're stuck", "we are stuck", "is stuck", "has been stuck",
-            "without a signed", "without your signature", "won't dispatch", "can't dispatch", "cannot dispatch",
-            "won't release", "goes to print", "on hold until", "so we can", "so that we can",
-            "or we lose", "or we miss", "cutoff", "cut-off", "deadline", "last call", "before we can" ] },
+            "otherwise", "blocked", "blocking", "blocker", "waiting on you", "waiting for your",
+            "before i can", "until you", "can't proceed", "cannot proceed", "we're stuck", "we are stuck",
+            "is stuck", "has been stuck", "without a signed", "without your signature", "won't dispatch",
+            "can't dispatch", "cannot dispatch", "won't release", "goes to print", "on hold until",
+            "so we can", "so that we can", "or we lose", "or we miss", "cutoff", "cut-off", "deadline",
+            "last call", "before we can" ] },
           { "language": "de", "words": [
-            "sonst", "ansonsten", "andernfalls", "ohne das", "ohne deine", "ohne ihre", "bevor ich", "bevor wir",
-            "blockiert", "wartet auf", "warten auf deine", "warten auf ihre", "damit wir", "frist", "fristablauf",
-            "deadline", "annahmeschluss", "cut-off", "hangt", "hangt an" ] },
+            "sonst", "ansonsten", "andernfalls", "ohne das", "ohne deine", "ohne ihre", "bevor ich",
+            "bevor wir", "blockiert", "wartet auf", "warten auf deine", "warten auf ihre", "damit wir",
+            "frist", "fristablauf", "deadline", "annahmeschluss", "cut-off", "hangt", "hangt an" ] },
           { "language": "fr", "words": [
             "sinon", "faute de quoi", "bloque", "bloquant", "bloquee", "sans ton", "sans votre", "sans ca",
-            "avant que je", "avant de pouvoir", "pour qu'on puisse", "pour que nous puissions", "en attente de",
-            "date limite", "delai", "echeance", "dernier delai" ] },
+            "avant que je", "avant de pouvoir", "pour qu'on puisse", "pour que nous puissions",
+            "en attente de", "date limite", "delai", "echeance", "dernier delai" ] },
           { "language": "es", "words": [
             "si no", "de lo contrario", "bloqueado", "bloqueada", "bloquea", "sin tu", "sin su", "sin eso",
-            "antes de poder", "para poder", "esperando tu", "esperando su", "fecha limite", "plazo", "se nos pasa" ] }
+            "antes de poder", "para poder", "esperando tu", "esperando su", "fecha limite", "plazo",
+            "se nos pasa" ] },
+          { "language": "it", "words": [
+            "altrimenti", "in caso contrario", "diversamente", "bloccato", "bloccata", "bloccati", "bloccate",
+            "bloccante", "bloccanti", "blocca", "bloccando", "siamo bloccati", "sono bloccato",
+            "sono bloccata", "in sospeso", "resta in sospeso", "fermo in attesa", "ferma in attesa",
+            "fermi in attesa", "ferme in attesa", "resta fermo", "resta ferma", "restano fermi",
+            "restano ferme", "pratica ferma", "in attesa di", "in attesa del tuo", "in attesa della tua",
+            "in attesa del vostro", "in attesa della vostra", "in attesa di firma", "in attesa della firma",
+            "in attesa di approvazione", "in attesa di autorizzazione", "aspettiamo il tuo",
+            "aspettiamo la tua", "aspetto il tuo", "aspetto la tua", "attendiamo il vostro",
+            "attendiamo la vostra", "senza il tuo", "senza la tua", "senza il suo", "senza la sua",
+            "senza il vostro", "senza la vostra", "senza firma", "manca la tua", "manca il tuo",
+            "manca la sua", "manca il suo", "manca la firma", "manca solo", "prima che io possa",
+            "prima di poter", "per poter", "così possiamo", "in modo da poter", "non possiamo procedere",
+            "non posso procedere", "impossibile procedere", "non si può procedere", "non possiamo spedire",
+            "non possiamo consegnare", "non possiamo evadere", "non possiamo fatturare", "fermo in dogana",
+            "ferma in dogana", "fermi in dogana", "ferme in dogana", "bloccato in dogana",
+            "bloccata in dogana", "dipende da te", "dipende da lei", "tocca a te", "tocca a lei", "scadenza",
+            "termine ultimo", "ultimo giorno utile", "a pena di", "pena la decadenza", "va in stampa",
+            "chiusura ordini", "cut off", "cutoff", "ultima chiamata", "rischiamo di perdere",
+            "altrimenti perdiamo" ] },
+          { "language": "pt", "words": [
+            "caso contrário", "do contrário", "senão", "bloqueado", "bloqueada", "bloqueados", "bloqueadas",
+            "bloqueia", "bloqueando", "bloqueio", "impedimento", "impeditivo", "está parado", "está parada",
+            "estão parados", "estão paradas", "tá parado", "tá parada", "ficou parado", "ficou parada",
+            "parado", "parados", "paradas", "travado", "travada", "travados", "travadas", "está travado",
+            "está travada", "encravado", "encravada", "empancado", "empancada", "emperrado", "emperrada",
+            "não conseguimos avançar", "não podemos avançar", "não consigo avançar", "não dá para avançar",
+            "sem poder avançar", "não podemos prosseguir", "não conseguimos prosseguir", "impossível avançar",
+            "à espera da sua", "à espera do seu", "à espera da tua", "à espera do teu", "a aguardar a sua",
+            "a aguardar o seu", "a aguardar a tua", "a aguardar o teu", "aguardando sua", "aguardando seu",
+            "aguardando a sua", "aguardando o seu", "esperando sua", "esperando seu", "esperando a sua",
+            "esperando o seu", "pendente da sua", "pendente do seu", "depende de você", "depende de si",
+            "depende de ti", "depende da sua", "depende do seu", "sem a sua", "sem o seu", "sem a tua",
+            "sem o teu", "sem sua", "sem seu", "sem isso", "sem a assinatura", "sem assinatura",
+            "sem aprovação", "sem a aprovação", "antes de poder", "antes de podermos", "para poder",
+            "para podermos", "para que possamos", "até recebermos", "retido", "retida", "retidos", "retidas",
+            "não sai", "não pode sair", "não podemos expedir", "não podemos enviar", "não podemos faturar",
+            "não podemos libertar", "não podemos liberar", "não pode ser expedido", "não pode ser expedida",
+            "vai para impressão", "em espera até", "suspenso até", "ou perdemos", "senão perdemos",
+            "para não perder", "perdemos o prazo", "prazo", "prazo final", "prazo limite", "data limite",
+            "último dia", "última chamada", "vence hoje", "prazo termina", "prazo expira" ] }
         ],
         "incident": [
           { "language": "en", "words": [
-            "is down", "are down", "went down", "site down", "site is down", "outage", "p1", "p0", "sev1", "sev 1",
-            "sev0", "sev-1", "incident", "major incident", "you are on call", "you're on call", "on-call", "on call",
-            "paged", "pagerduty", "production down", "prod down", "not loading", "unreachable", "failing since",
-            "errors since", "down since", "broken since", "502", "503", "500 errors", "checkout failing", "data loss",
-            "escalation policy", "escalated to you", "portal down", "server down", "system down", "service down", "app is down",
-            "website down", "offline", "went offline", "alarm state", "in alarm", "critical alert", "firing",
-            "can't log in", "cannot log in", "customers can't", "users can't", "on the bridge", "join the bridge",
-            "incident bridge", "war room", "lost power", "losing power", "power cut", "no power", "losing heat",
-            "no heating", "tripped", "won't relight", "won't restart", "running out of fuel" ] },
+            "is down", "are down", "went down", "site down", "site is down", "outage", "p1", "p0", "sev1",
+            "sev 1", "sev0", "sev-1", "incident", "major incident", "you are on call", "you're on call",
+            "on-call", "on call", "paged", "pagerduty", "production down", "prod down", "not loading",
+            "unreachable", "failing since", "errors since", "down since", "broken since", "502", "503",
+            "500 errors", "checkout failing", "data loss", "escalation policy", "escalated to you",
+            "portal down", "server down", "system down", "service down", "app is down", "website down",
+            "offline", "went offline", "alarm state", "in alarm", "critical alert", "firing", "can't log in",
+            "cannot log in", "customers can't", "users can't", "on the bridge", "join the bridge",
+            "incident bridge", "war room", "lost power", "losing power", "power cut", "no power",
+            "losing heat", "no heating", "tripped", "won't relight", "won't restart", "running out of fuel" ] },
           { "language": "de", "words": [
             "ausgefallen", "ausfall", "storung", "totalausfall", "nicht erreichbar", "geht nicht mehr",
             "funktioniert nicht", "funktioniert nicht mehr", "abgebrochen", "p1", "p1-storung", "incident",
             "bereitschaft", "rufbereitschaft", "eskalation", "eskalationsstufe", "steht still", "stillstand",
-            "liegt lahm", "dienst nicht verfugbar", "produktionsausfall", "band steht", "ist down", "portal down",
-            "server down", "system down", "seite down", "offline", "kaputt", "konnen sich nicht anmelden",
-            "kommen nicht rein", "kunden konnen nicht" ] },
+            "liegt lahm", "dienst nicht verfugbar", "produktionsausfall", "band steht", "ist down",
+            "portal down", "server down", "system down", "seite down", "offline", "kaputt",
+            "konnen sich nicht anmelden", "kommen nicht rein", "kunden konnen nicht" ] },
           { "language": "fr", "words": [
-            "en panne", "panne", "hors service", "indisponible", "ne fonctionne plus", "ne marche plus", "incident",
-            "incident majeur", "astreinte", "d'astreinte", "p1", "coupure", "interruption", "inaccessible",
-            "bloque depuis", "plante", "escalade", "le site est tombe", "hors ligne", "a casse", "est casse",
-            "ne peuvent plus", "plus personne ne peut" ] },
+            "en panne", "panne", "hors service", "indisponible", "ne fonctionne plus", "ne marche plus",
+            "incident", "incident majeur", "astreinte", "d'astreinte", "p1", "coupure", "interruption",
+            "inaccessible", "bloque depuis", "plante", "escalade", "le site est tombe", "hors ligne",
+            "a casse", "est casse", "ne peuvent plus", "plus personne ne peut" ] },
           { "language": "es", "words": [
-            "caido", "caida", "se cayo", "no funciona", "no carga", "incidencia", "incidente", "fuera de servicio",
-            "guardia", "de guardia", "p1", "interrupcion", "inaccesible", "sin servicio", "escalado", "escalada",
-            "parada", "error critico", "caidos", "estamos caidos", "fuera de linea", "desconectados",
-            "no pueden entrar", "no puede entrar" ] }
+            "caido", "caida", "se cayo", "no funciona", "no carga", "incidencia", "incidente",
+            "fuera de servicio", "guardia", "de guardia", "p1", "interrupcion", "inaccesible", "sin servicio",
+            "escalado", "escalada", "parada", "error critico", "caidos", "estamos caidos", "fuera de linea",
+            "desconectados", "no pueden entrar", "no puede entrar" ] },
+          { "language": "it", "words": [
+            "guasto", "guasta", "guasti", "guaste", "in avaria", "avaria", "fuori servizio", "fuori uso",
+            "in panne", "in tilt", "non funziona", "non funzionano", "non funzionante", "non funzionanti",
+            "malfunzionamento", "malfunzionamenti", "non parte", "non si avvia", "non si accende",
+            "non riparte", "non si riavvia", "non si carica", "non carica", "non si apre", "non raggiungibile",
+            "non raggiungibili", "irraggiungibile", "irraggiungibili", "non risponde", "non rispondono",
+            "disservizio", "disservizi", "interruzione del servizio", "interruzione di servizio",
+            "servizio interrotto", "servizio sospeso", "down", "è down", "sono down", "sito down",
+            "server down", "sistema down", "servizio down", "sito giù", "server giù", "sistema giù", "è giù",
+            "offline", "fuori linea", "andato offline", "incidente", "incident", "incidente critico", "p1",
+            "p0", "sev1", "sev 1", "sev0", "priorità 1", "reperibilità", "in reperibilità", "sei reperibile",
+            "sei di reperibilità", "escalation", "war room", "bridge", "call di crisi", "unità di crisi",
+            "task force", "è fermo", "è ferma", "sono fermi", "sono ferme", "siamo fermi", "siamo ferme",
+            "tutto fermo", "fermo macchina", "fermo impianto", "fermo linea", "fermo produzione",
+            "fermo di produzione", "fermo totale", "impianto fermo", "impianti fermi", "linea ferma",
+            "linee ferme", "macchina ferma", "macchine ferme", "macchinario fermo", "macchinari fermi",
+            "produzione ferma", "reparto fermo", "stabilimento fermo", "magazzino fermo", "cantiere fermo",
+            "sistema fermo", "sistemi fermi", "server fermo", "server fermi", "casse ferme", "cassa ferma",
+            "camion fermo", "camion fermi", "mezzo fermo", "mezzi fermi", "produzione bloccata",
+            "linea bloccata", "linee bloccate", "impianto bloccato", "impianti bloccati", "macchina bloccata",
+            "macchine bloccate", "sistema bloccato", "sistemi bloccati", "server bloccato",
+            "gestionale bloccato", "casse bloccate", "cassa bloccata", "pos bloccato", "si è bloccato",
+            "si è bloccata", "si sono bloccati", "si è rotto", "si è rotta", "si sono rotti", "crash",
+            "in crash", "crashato", "crashata", "errore critico", "errori critici", "errore 500", "errore 502",
+            "errore 503", "502", "503", "perdita di dati", "dati persi", "in allarme", "allarme critico",
+            "allarme attivo", "allarme scattato", "scattato l'allarme", "allarme antincendio",
+            "allarme incendio", "incendio", "principio di incendio", "fuga di gas", "blackout", "black out",
+            "mancanza di corrente", "manca la corrente", "senza corrente", "interruzione di corrente",
+            "calo di tensione", "saltata la corrente", "saltata la luce", "manca la luce", "senza luce",
+            "senza riscaldamento", "caldaia in blocco", "caldaia bloccata", "caldaia guasta",
+            "senza acqua calda", "perdita d'acqua", "allagamento", "allagato", "allagata",
+            "catena del freddo interrotta", "non riesco ad accedere", "non riusciamo ad accedere",
+            "impossibile accedere", "non riescono ad accedere", "clienti non riescono", "utenti non riescono",
+            "nessuno riesce" ] },
+          { "language": "pt", "words": [
+            "fora do ar", "está fora do ar", "saiu do ar", "caído", "caída", "caídos", "caídas", "está caído",
+            "está caída", "estamos caídos", "sistema caiu", "servidor caiu", "site caiu", "rede caiu",
+            "caiu o sistema", "caiu a rede", "caiu o servidor", "caiu a internet", "está em baixo",
+            "estão em baixo", "foi abaixo", "foram abaixo", "em baixo desde", "sem internet", "sem rede",
+            "sem sistema", "indisponível", "indisponíveis", "inacessível", "inacessíveis",
+            "não está a funcionar", "não estão a funcionar", "não está funcionando", "não estão funcionando",
+            "não funciona", "não funcionam", "deixou de funcionar", "parou de funcionar", "não carrega",
+            "não abre", "incidente", "incidentes", "incidente crítico", "incidente grave", "incidente major",
+            "p1", "p0", "sev1", "sev 1", "sev0", "severidade 1", "prioridade 1", "interrupção",
+            "interrupção do serviço", "interrupção de serviço", "falha geral", "falha crítica", "falha grave",
+            "erro crítico", "pane", "pane no sistema", "apagão", "queda do sistema", "queda do servidor",
+            "queda de energia", "falta de energia", "falta de luz", "sem luz", "sem energia",
+            "corte de energia", "falha de energia", "sem aquecimento", "sem aquecimento central",
+            "disjuntor disparou", "alarme", "alarme disparou", "em alarme", "alarme crítico", "alerta crítico",
+            "de plantão", "de piquete", "de prevenção", "de sobreaviso", "escalado", "escalonado",
+            "escalonada", "escalado para si", "escalado para você", "produção parada", "linha parada",
+            "linha de produção parada", "máquina parada", "máquinas paradas", "equipamento parado",
+            "paragem de produção", "paragem da produção", "paragem da linha", "paragem de linha",
+            "paragem não planeada", "parada de linha", "parada de produção", "parada não programada",
+            "a linha parou", "a produção parou", "a máquina parou", "o sistema parou", "o servidor parou",
+            "avaria", "avariado", "avariada", "avariados", "avariadas", "em avaria", "máquina avariada",
+            "equipamento avariado", "máquina quebrou", "não arranca", "não reinicia", "não acende",
+            "não reacende", "perda de dados", "perdemos dados", "fuga de água", "vazamento de água",
+            "fuga de gás", "vazamento de gás", "inundação", "inundado", "inundada", "incêndio",
+            "clientes não conseguem", "utilizadores não conseguem", "usuários não conseguem",
+            "ninguém consegue", "não consigo entrar", "não conseguem entrar", "não conseguimos entrar",
+            "não consigo aceder", "não conseguem aceder", "não conseguimos aceder", "não consigo acessar",
+            "não conseguem acessar", "não conseguimos acessar", "não consigo fazer login",
+            "não conseguem fazer login", "erro 500", "erro 502", "erro 503", "erros 500", "502", "503",
+            "está a falhar", "estão a falhar", "está falhando", "estão falhando", "a falhar desde",
+            "falhando desde", "erros desde", "parado desde", "parada desde", "fora do ar desde", "offline",
+            "ficou offline", "está offline", "desconectado", "desconectados", "sem ligação", "sem conexão",
+            "sem comunicação", "perdemos a ligação", "perdemos a conexão", "sala de crise",
+            "gabinete de crise", "célula de crise", "war room", "sem combustível", "sem gasóleo", "sem diesel",
+            "servidor não responde", "sistema não responde", "falha no sistema", "falha do sistema",
+            "sistema em baixo", "servidor em baixo", "site em baixo", "rede em baixo", "fora de serviço",
+            "sem serviço", "avariou", "disparou o alarme", "em plantão", "ecrã preto", "ecrã azul",
+            "ecrã congelado", "tela azul", "tela preta", "tela congelada", "sistema travou",
+            "computador travou", "servidor travou", "travou tudo", "está dando erro", "estão dando erro",
+            "está a dar erro", "estão a dar erro" ] }
         ],
         "security": [
           { "language": "en", "words": [
             "compromised", "leaked", "leak", "breach", "hacked", "malware", "ransomware", "trojan", "virus",
-            "suspicious sign-in", "suspicious sign in", "suspicious login", "new sign-in", "new sign in", "new login",
-            "unusual sign-in", "unusual activity", "fraud", "fraud alert", "fraudulent", "suspicious transaction",
-            "suspicious charge", "unauthorized", "unauthorised", "was this you", "wasn't you", "if this wasn't you",
-            "if this was not you", "did you make this", "secure your account", "reset your password now", "api key",
-            "secret key", "access key", "credentials", "token leaked", "lock your card", "card blocked",
-            "block your card", "forwarding rule", "security alert", "account takeover", "stolen",
-            "unusual transaction", "unusual payment", "is this you", "was it you", "public repo", "pushed to github",
-            "exposed key", "if not done by you", "not done by you", "if you did not make", "if you didn't make",
+            "suspicious sign-in", "suspicious sign in", "suspicious login", "new sign-in", "new sign in",
+            "new login", "unusual sign-in", "unusual activity", "fraud", "fraud alert", "fraudulent",
+            "suspicious transaction", "suspicious charge", "unauthorized", "unauthorised", "was this you",
+            "wasn't you", "if this wasn't you", "if this was not you", "did you make this",
+            "secure your account", "reset your password now", "api key", "secret key", "access key",
+            "credentials", "token leaked", "lock your card", "card blocked", "block your card",
+            "forwarding rule", "security alert", "account takeover", "stolen", "unusual transaction",
+            "unusual payment", "is this you", "was it you", "public repo", "pushed to github", "exposed key",
+            "if not done by you", "not done by you", "if you did not make", "if you didn't make",
             "if you did not authorise", "if you did not authorize", "not initiated by you", "new beneficiary",
             "new payee", "unrecognised transaction", "unrecognized transaction", "didn't recognise",
             "don't recognise", "don't recognize" ] },
           { "language": "de", "words": [
-            "kompromittiert", "kompromittiertes", "kompromittierter", "gehackt", "geleakt", "offengelegt", "trojaner",
-            "schadsoftware", "virus", "malware", "verdachtig", "verdachtige", "verdachtiger", "verdachtiges",
-            "neue anmeldung", "ungewohnliche", "ungewohnlicher", "betrug", "betrugsverdacht", "missbrauch",
-            "waren sie das", "warst du das", "haben sie diese zahlung", "sperren sie", "karte gesperrt", "unbefugt",
-            "unberechtigt", "zugangsdaten", "api-schlussel", "passwort geandert", "weiterleitungsregel",
-            "sicherheitswarnung", "sicherheitsvorfall", "gestohlen", "vom netz", "ungewohnliche zahlung",
-            "ungewohnliche transaktion", "offentliches repo", "offentlichen repo", "nicht von ihnen",
-            "nicht von dir", "neuer empfanger", "nicht autorisiert" ] },
+            "kompromittiert", "kompromittiertes", "kompromittierter", "gehackt", "geleakt", "offengelegt",
+            "trojaner", "schadsoftware", "virus", "malware", "verdachtig", "verdachtige", "verdachtiger",
+            "verdachtiges", "neue anmeldung", "ungewohnliche", "ungewohnlicher", "betrug", "betrugsverdacht",
+            "missbrauch", "waren sie das", "warst du das", "haben sie diese zahlung", "sperren sie",
+            "karte gesperrt", "unbefugt", "unberechtigt", "zugangsdaten", "api-schlussel", "passwort geandert",
+            "weiterleitungsregel", "sicherheitswarnung", "sicherheitsvorfall", "gestohlen", "vom netz",
+            "ungewohnliche zahlung", "ungewohnliche transaktion", "offentliches repo", "offentlichen repo",
+            "nicht von ihnen", "nicht von dir", "neuer empfanger", "nicht autorisiert" ] },
           { "language": "fr", "words": [
             "compromis", "compromise", "pirate", "piratage", "fuite", "divulgue", "malveillant",
             "logiciel malveillant", "virus", "cheval de troie", "connexion suspecte", "nouvelle connexion",
             "activite inhabituelle", "activite suspecte", "operation suspecte", "transaction suspecte",
             "paiement suspect", "fraude", "frauduleux", "frauduleuse", "non autorise", "non autorisee",
-            "est-ce bien vous", "etait-ce vous", "si ce n'etait pas vous", "si ce n'est pas vous", "faire opposition",
-            "carte bloquee", "cle api", "identifiants", "alerte de securite", "vole", "volee",
-            "operation inhabituelle", "transaction inhabituelle", "paiement inhabituel", "s'agit-il de vous",
-            "est-ce vous", "depot public", "expose", "exposee", "si vous n'etes pas a l'origine",
-            "si tu n'es pas a l'origine", "nouveau beneficiaire", "operation non reconnue" ] },
+            "est-ce bien vous", "etait-ce vous", "si ce n'etait pas vous", "si ce n'est pas vous",
+            "faire opposition", "carte bloquee", "cle api", "identifiants", "alerte de securite", "vole",
+            "volee", "operation inhabituelle", "transaction inhabituelle", "paiement inhabituel",
+            "s'agit-il de vous", "est-ce vous", "depot public", "expose", "exposee",
+            "si vous n'etes pas a l'origine", "si tu n'es pas a l'origine", "nouveau beneficiaire",
+            "operation non reconnue" ] },
           { "language": "es", "words": [
-            "comprometido", "comprometida", "hackeado", "hackeada", "filtrado", "filtrada", "filtracion", "malware",
-            "virus", "troyano", "inicio de sesion sospechoso", "nuevo inicio de sesion", "inicio de sesion",
-            "actividad inusual", "actividad sospechosa", "cargo sospechoso", "cargo no reconocido",
-            "operacion sospechosa", "transaccion sospechosa", "fraude", "fraudulento", "fraudulenta", "no autorizado",
-            "no autorizada", "fuiste tu", "fue usted", "si no fuiste tu", "si no has sido tu", "bloquea tu tarjeta",
-            "tarjeta bloqueada", "clave api", "credenciales", "alerta de seguridad", "robado", "robada",
-            "operacion inusual", "transaccion inusual", "eres tu", "es usted", "repo publico", "repositorio publico",
-            "expuesta", "expuesto", "si usted no realizo", "si no realizaste", "si no reconoce", "si no reconoces",
-            "nuevo beneficiario" ] }
+            "comprometido", "comprometida", "hackeado", "hackeada", "filtrado", "filtrada", "filtracion",
+            "malware", "virus", "troyano", "inicio de sesion sospechoso", "nuevo inicio de sesion",
+            "inicio de sesion", "actividad inusual", "actividad sospechosa", "cargo sospechoso",
+            "cargo no reconocido", "operacion sospechosa", "transaccion sospechosa", "fraude", "fraudulento",
+            "fraudulenta", "no autorizado", "no autorizada", "fuiste tu", "fue usted", "si no fuiste tu",
+            "si no has sido tu", "bloquea tu tarjeta", "tarjeta bloqueada", "clave api", "credenciales",
+            "alerta de seguridad", "robado", "robada", "operacion inusual", "transaccion inusual", "eres tu",
+            "es usted", "repo publico", "repositorio publico", "expuesta", "expuesto", "si usted no realizo",
+            "si no realizaste", "si no reconoce", "si no reconoces", "nuevo beneficiario" ] },
+          { "language": "it", "words": [
+            "compromesso", "compromessa", "compromessi", "compromesse", "violato", "violata", "violazione",
+            "violazione dei dati", "data breach", "fuga di dati", "dati esposti", "hackerato", "hackerata",
+            "hackerati", "attacco hacker", "attacco informatico", "malware", "ransomware", "virus", "trojan",
+            "cavallo di troia", "accesso sospetto", "accessi sospetti", "nuovo accesso", "accesso insolito",
+            "accesso anomalo", "accesso non autorizzato", "tentativo di accesso", "tentativi di accesso",
+            "attività sospetta", "attività insolita", "attività anomala", "operazione sospetta",
+            "operazione insolita", "operazione non riconosciuta", "transazione sospetta",
+            "transazione non riconosciuta", "pagamento sospetto", "pagamento non riconosciuto",
+            "addebito sospetto", "addebito non riconosciuto", "movimento sospetto",
+            "movimento non riconosciuto", "operazione con carta", "utilizzo della carta", "frode", "frodi",
+            "fraudolento", "fraudolenta", "fraudolenti", "fraudolente", "allerta frode", "tentativo di frode",
+            "non autorizzato", "non autorizzata", "non autorizzati", "non autorizzate", "sei stato tu",
+            "sei stata tu", "è stato lei", "è stata lei", "eri tu", "non sei stato tu", "non sei stata tu",
+            "non è stato lei", "se non hai effettuato", "se non ha effettuato", "se non riconosci",
+            "se non riconosce", "non riconosci", "non hai autorizzato", "non ha autorizzato",
+            "qualcuno ha tentato", "qualcuno ha provato", "qualcuno ha effettuato", "qualcuno ha usato",
+            "blocca la carta", "blocca la tua carta", "bloccare la carta", "carta bloccata", "carta clonata",
+            "clonazione", "chiave api", "api key", "credenziali", "token esposto", "password modificata",
+            "password cambiata", "password reimpostata", "password è stata modificata",
+            "password è stata cambiata", "modifica della password", "cambio password", "account bloccato",
+            "account è stato bloccato", "utenza bloccata", "codice di verifica", "codice otp", "otp",
+            "codice di sicurezza", "avviso di sicurezza", "allerta di sicurezza", "alert di sicurezza",
+            "notifica di sicurezza", "rubato", "rubata", "rubati", "rubate", "furto", "furto di identità",
+            "esposto", "esposta", "repository pubblico", "repo pubblico", "nuovo beneficiario",
+            "nuovo dispositivo", "dispositivo sconosciuto", "regola di inoltro" ] },
+          { "language": "pt", "words": [
+            "invadido", "invadida", "conta invadida", "hackeado", "hackeada", "hackeados", "pirateado",
+            "pirateada", "ciberataque", "ataque informático", "ataque cibernético", "ataque hacker", "vazado",
+            "vazada", "vazados", "vazadas", "vazamento de dados", "fuga de dados", "fuga de informação",
+            "violação de dados", "violação de segurança", "malware", "vírus", "ransomware", "trojan",
+            "cavalo de troia", "novo início de sessão", "início de sessão", "início de sessão suspeito",
+            "novo acesso", "novo login", "acesso suspeito", "login suspeito", "acesso não reconhecido",
+            "tentativa de acesso", "tentativa de login", "novo dispositivo", "dispositivo novo",
+            "atividade suspeita", "actividade suspeita", "atividade incomum", "atividade invulgar",
+            "atividade anormal", "atividade não habitual", "movimento suspeito", "movimentos suspeitos",
+            "compra suspeita", "transação suspeita", "transacção suspeita", "operação suspeita",
+            "operação não reconhecida", "transação não reconhecida", "compra não reconhecida",
+            "movimento não reconhecido", "pagamento não reconhecido", "cobrança não reconhecida",
+            "débito não reconhecido", "fraude", "fraudes", "fraudulento", "fraudulenta", "tentativa de fraude",
+            "alerta de fraude", "golpe", "burla", "alerta de segurança", "aviso de segurança",
+            "não autorizado", "não autorizada", "não autorizados", "não autorizadas", "foi você",
+            "foi o senhor", "foi a senhora", "foste tu", "é você", "és tu", "reconhece esta", "reconhece este",
+            "não reconhece", "não reconheces", "se não foi você", "se não foste tu", "caso não tenha sido",
+            "se não reconhece", "se não reconhecer", "caso não reconheça", "se não efetuou", "se não efectuou",
+            "se não realizou", "se não fez", "se não autorizou", "se não solicitou",
+            "caso não tenha solicitado", "caso não tenha efetuado", "senha alterada", "senha foi alterada",
+            "palavra passe alterada", "palavra passe foi alterada", "alteração de senha",
+            "alteração da palavra passe", "código de verificação", "código de segurança", "conta bloqueada",
+            "conta foi bloqueada", "acesso bloqueado", "cartão bloqueado", "bloqueie o seu cartão",
+            "bloqueie seu cartão", "bloqueia o teu cartão", "bloquear o cartão", "cartão clonado",
+            "cartão roubado", "clonado", "clonada", "clonagem", "chave api", "chave de api", "chave da api",
+            "chave secreta", "chave de acesso", "credenciais", "token exposto", "token vazado",
+            "repositório público", "repo público", "regra de reencaminhamento", "regra de encaminhamento",
+            "reencaminhamento automático", "roubado", "roubada", "roubados", "furtado", "furtada",
+            "roubo de identidade", "usurpação de identidade", "proteja a sua conta", "proteja sua conta",
+            "protege a tua conta", "novo beneficiário", "novo favorecido", "beneficiário adicionado",
+            "favorecido adicionado", "não foi o senhor", "chave exposta", "dados expostos",
+            "credenciais expostas", "conta comprometida", "foi comprometida", "foi comprometido",
+            "foram comprometidos", "dados comprometidos", "credenciais comprometidas" ] }
         ],
         "negator": [
-          { "language": "en", "words": ["not", "no", "never", "t", "isn", "nothing", "without"] },
-          { "language": "de", "words": ["nicht", "kein", "keine", "keinen", "nie", "noch nicht", "ohne"] },
-          { "language": "fr", "words": ["pas", "ne", "n", "jamais", "rien", "sans", "toujours pas"] },
-          { "language": "es", "words": ["no", "nunca", "nada", "sin", "todavia no", "aun no"] }
+          { "language": "en", "words": [
+            "not", "no", "never", "t", "isn", "nothing", "without" ] },
+          { "language": "de", "words": [
+            "nicht", "kein", "keine", "keinen", "nie", "noch nicht", "ohne" ] },
+          { "language": "fr", "words": [
+            "pas", "ne", "n", "jamais", "rien", "sans", "toujours pas" ] },
+          { "language": "es", "words": [
+            "no", "nunca", "nada", "sin", "todavia no", "aun no" ] },
+          { "language": "it", "words": [
+            "non", "no", "mai", "nessun", "nessuna", "nessuno", "niente", "nulla", "senza", "non ancora",
+            "ancora non" ] },
+          { "language": "pt", "words": [
+            "não", "nunca", "nada", "sem", "nem", "nenhum", "nenhuma", "ainda não", "já não", "não é", "não há" ] }
         ],
         "negated": [
           { "language": "en", "words": [
-            "not urgent", "nothing urgent", "no rush", "no hurry", "no need to hurry", "not in a hurry", "no pressure",
-            "whenever you get a chance", "whenever you have a moment", "whenever you can", "when you get a chance",
-            "when you have a moment", "when you have time", "at your convenience", "in your own time", "can wait",
-            "it can wait", "this can wait", "no rush at all", "low priority", "not time-sensitive",
-            "not time sensitive", "no worries if not", "if not, no worries", "no stress", "next week is fine",
-            "no deadline", "take your time", "not a priority", "not pressing", "no urgency" ] },
+            "not urgent", "nothing urgent", "no rush", "no hurry", "no need to hurry", "not in a hurry",
+            "no pressure", "whenever you get a chance", "whenever you have a moment", "whenever you can",
+            "when you get a chance", "when you have a moment", "when you have time", "at your convenience",
+            "in your own time", "can wait", "it can wait", "this can wait", "no rush at all", "low priority",
+            "not time-sensitive", "not time sensitive", "no worries if not", "if not, no worries", "no stress",
+            "next week is fine", "no deadline", "take your time", "not a priority", "not pressing", "no urgency" ] },
           { "language": "de", "words": [
-            "nicht dringend", "kein stress", "keine eile", "keine hektik", "eilt nicht", "eilt uberhaupt nicht",
-            "hat zeit", "hat keine eile", "bei gelegenheit", "wenn du zeit hast", "wenn sie zeit haben",
-            "wenn du mal zeit hast", "kann warten", "das kann warten", "in ruhe", "ganz entspannt", "entspannt",
-            "ohne zeitdruck", "kein zeitdruck", "wenn nicht auch ok", "wenn nicht, auch ok", "irgendwann",
-            "gelegentlich", "keine prioritat", "nicht eilig", "muss nicht heute", "nicht heute" ] },
+            "nicht dringend", "kein stress", "keine eile", "keine hektik", "eilt nicht",
+            "eilt uberhaupt nicht", "hat zeit", "hat keine eile", "bei gelegenheit", "wenn du zeit hast",
+            "wenn sie zeit haben", "wenn du mal zeit hast", "kann warten", "das kann warten", "in ruhe",
+            "ganz entspannt", "entspannt", "ohne zeitdruck", "kein zeitdruck", "wenn nicht auch ok",
+            "wenn nicht, auch ok", "irgendwann", "gelegentlich", "keine prioritat", "nicht eilig",
+            "muss nicht heute", "nicht heute" ] },
           { "language": "fr", "words": [
             "pas urgent", "rien d'urgent", "pas d'urgence", "aucune urgence", "sans urgence", "pas presse",
             "rien ne presse", "ca peut attendre", "cela peut attendre", "peut attendre", "quand tu peux",
@@ -321,136 +574,330 @@ extension RuleSet {
             "no es urgente", "nada urgente", "sin prisa", "sin prisas", "no hay prisa", "sin urgencia",
             "no corre prisa", "puede esperar", "cuando puedas", "cuando pueda", "cuando tengas un momento",
             "cuando tengas tiempo", "con calma", "tranquilo", "tranquila", "sin presion", "sin agobios",
-            "si no, no pasa nada", "no pasa nada", "tomate tu tiempo", "no te preocupes", "no corre" ] }
+            "si no, no pasa nada", "no pasa nada", "tomate tu tiempo", "no te preocupes", "no corre" ] },
+          { "language": "it", "words": [
+            "non urgente", "non è urgente", "non urgentissimo", "niente di urgente", "nulla di urgente",
+            "nessuna urgenza", "senza urgenza", "non è un'urgenza", "non c'è fretta", "nessuna fretta",
+            "senza fretta", "non c'è premura", "nessuna premura", "con calma", "con tutta calma",
+            "fai con calma", "faccia con calma", "con comodo", "fai con comodo", "faccia con comodo",
+            "quando puoi", "quando può", "quando potete", "quando hai tempo", "quando ha tempo",
+            "quando avete tempo", "quando hai un momento", "quando ha un momento", "quando hai un attimo",
+            "quando ha un attimo", "a tuo piacimento", "a sua discrezione", "può aspettare", "puoi aspettare",
+            "può attendere", "possono aspettare", "bassa priorità", "priorità bassa", "non prioritario",
+            "non prioritaria", "non è una priorità", "nessuna pressione", "nessuno stress", "senza stress",
+            "tranquillo", "tranquilla", "tranquilli", "prenditi il tuo tempo", "prenditi tempo",
+            "si prenda il tempo", "prossima settimana va bene", "nessuna scadenza", "senza scadenza",
+            "non c'è scadenza", "non serve subito", "non serve oggi", "non è per oggi", "non per oggi",
+            "se no pazienza", "nessun problema se" ] },
+          { "language": "pt", "words": [
+            "não é urgente", "nada urgente", "não urgente", "sem urgência", "nenhuma urgência", "sem pressa",
+            "sem pressas", "não há pressa", "não tem pressa", "não tenho pressa", "nenhuma pressa",
+            "pode esperar", "isto pode esperar", "isso pode esperar", "pode ficar para depois",
+            "fica para depois", "quando puder", "quando puderes", "quando você puder", "quando tiver tempo",
+            "quando tiveres tempo", "quando você tiver tempo", "quando tiver um momento",
+            "quando tiveres um momento", "quando tiver um tempinho", "quando tiver um minuto", "quando der",
+            "quando lhe der jeito", "quando te der jeito", "quando der jeito", "quando for conveniente",
+            "quando lhe for conveniente", "com calma", "na calma", "sem stress", "sem estresse", "sem pressão",
+            "baixa prioridade", "prioridade baixa", "não é prioritário", "não é prioridade",
+            "não é prioridade nenhuma", "não tem prazo", "sem prazo", "não há prazo", "não se preocupe",
+            "não te preocupes", "não se preocupa", "não faz mal", "se não der", "no seu tempo", "no teu tempo",
+            "ao seu ritmo", "o tempo que precisar", "próxima semana serve", "semana que vem serve" ] }
         ],
         "closure": [
           { "language": "en", "words": [
-            "resolved", "fixed", "all clear", "back up", "back online", "back to normal", "working again", "restored",
-            "ticket closed", "issue closed", "incident closed", "case closed", "closing this", "closing the incident",
-            "mitigated", "recovered", "sorted", "taken care of", "no longer", "false alarm", "never mind",
-            "nevermind", "disregard", "please ignore", "cancelled the alert", "solved", "up and running",
-            "done, thanks", "handled", "postmortem", "post-mortem", "i'll take care of it", "i'll handle it",
-            "i'll sort it", "i'll get him", "i'll get her", "i'll pick him up", "i'll pick her up", "i'll grab him",
-            "i'll grab her", "i'll do the pickup", "i've got it covered" ] },
+            "resolved", "fixed", "all clear", "back up", "back online", "back to normal", "working again",
+            "restored", "ticket closed", "issue closed", "incident closed", "case closed", "closing this",
+            "closing the incident", "mitigated", "recovered", "sorted", "taken care of", "no longer",
+            "false alarm", "never mind", "nevermind", "disregard", "please ignore", "cancelled the alert",
+            "solved", "up and running", "done, thanks", "handled", "postmortem", "post-mortem",
+            "i'll take care of it", "i'll handle it", "i'll sort it", "i'll get him", "i'll get her",
+            "i'll pick him up", "i'll pick her up", "i'll grab him", "i'll grab her", "i'll do the pickup",
+            "i've got it covered" ] },
           { "language": "de", "words": [
             "behoben", "erledigt", "geklart", "gelost", "entwarnung", "lauft wieder", "laufen wieder",
-            "funktioniert wieder", "wieder online", "wiederhergestellt", "ticket geschlossen", "vorfall geschlossen", "storung geschlossen", "hat sich erledigt",
-            "vom tisch", "kein handlungsbedarf", "fehlalarm", "bitte ignorieren", "ignorieren", "abgeschlossen",
+            "funktioniert wieder", "wieder online", "wiederhergestellt", "ticket geschlossen",
+            "vorfall geschlossen", "storung geschlossen", "hat sich erledigt", "vom tisch",
+            "kein handlungsbedarf", "fehlalarm", "bitte ignorieren", "ignorieren", "abgeschlossen",
             "wieder da", "ist durch", "nachbetrachtung", "ich kummere mich darum", "ich kummere mich drum" ] },
           { "language": "fr", "words": [
             "resolu", "resolue", "regle", "reglee", "corrige", "corrigee", "retabli", "retablie",
-            "fonctionne a nouveau", "fonctionne de nouveau", "remis en service", "ticket clos", "incident clos", "ticket cloture", "incident cloture", "fausse alerte",
-            "c'est bon", "c'est regle", "plus besoin", "ne tenez pas compte", "ignorez",
-            "tout est rentre dans l'ordre", "je m'en occupe", "je m'en charge" ] },
+            "fonctionne a nouveau", "fonctionne de nouveau", "remis en service", "ticket clos",
+            "incident clos", "ticket cloture", "incident cloture", "fausse alerte", "c'est bon", "c'est regle",
+            "plus besoin", "ne tenez pas compte", "ignorez", "tout est rentre dans l'ordre", "je m'en occupe",
+            "je m'en charge" ] },
           { "language": "es", "words": [
             "solucionado", "solucionada", "resuelto", "resuelta", "arreglado", "arreglada", "restablecido",
-            "restablecida", "ya funciona", "funciona de nuevo", "vuelve a funcionar", "ticket cerrado", "incidencia cerrada",
-            "incidente cerrado", "caso cerrado",
-            "falsa alarma", "ignora", "ignorad", "olvidalo", "todo en orden", "normalidad", "yo me encargo", "yo me ocupo" ] }
+            "restablecida", "ya funciona", "funciona de nuevo", "vuelve a funcionar", "ticket cerrado",
+            "incidencia cerrada", "incidente cerrado", "caso cerrado", "falsa alarma", "ignora", "ignorad",
+            "olvidalo", "todo en orden", "normalidad", "yo me encargo", "yo me ocupo" ] },
+          { "language": "it", "words": [
+            "risolto", "risolta", "risolti", "risolte", "sistemato", "sistemata", "sistemati", "sistemate",
+            "riparato", "riparata", "riparati", "ripristinato", "ripristinata", "ripristinati", "ripristinate",
+            "sbloccato", "sbloccata", "sbloccati", "sbloccate", "riattivato", "riattivata",
+            "funziona di nuovo", "funziona nuovamente", "ora funziona", "adesso funziona",
+            "torna a funzionare", "tornato a funzionare", "tornata a funzionare", "tornati a funzionare",
+            "di nuovo online", "di nuovo operativo", "di nuovo operativa", "nuovamente operativo",
+            "nuovamente operativa", "tornato online", "di nuovo attivo", "tutto ok", "tutto a posto",
+            "tutto sistemato", "tornato alla normalità", "tornata alla normalità", "tutto regolare",
+            "allarme rientrato", "emergenza rientrata", "situazione rientrata", "falso allarme",
+            "ticket chiuso", "incidente chiuso", "segnalazione chiusa", "caso chiuso", "chiudo il ticket",
+            "chiudiamo il ticket", "lascia perdere", "lasciate perdere", "lasci perdere", "non importa più",
+            "non serve più", "non più necessario", "non è più necessario", "ignora", "ignori", "ignorate",
+            "ignorare", "post mortem", "postmortem", "ci penso io", "me ne occupo io", "me ne occupo",
+            "ci pensiamo noi", "vado io", "ci vado io", "passo io", "lo prendo io", "la prendo io",
+            "li prendo io" ] },
+          { "language": "pt", "words": [
+            "resolvido", "resolvida", "resolvidos", "resolvidas", "tudo resolvido", "solucionado",
+            "solucionada", "solucionados", "solucionadas", "corrigido", "corrigida", "corrigidos",
+            "corrigidas", "reparado", "reparada", "consertado", "consertada", "já funciona",
+            "já está a funcionar", "já está funcionando", "voltou a funcionar", "volta a funcionar",
+            "funciona novamente", "funcionando novamente", "a funcionar novamente", "normalizado",
+            "normalizada", "situação normalizada", "tudo normalizado", "restabelecido", "restabelecida",
+            "restabelecidos", "restaurado", "restaurada", "restaurados", "reposto", "reposta", "repostos",
+            "serviço reposto", "energia reposta", "voltou ao ar", "de volta ao ar", "já está no ar",
+            "voltou ao normal", "de volta ao normal", "tudo normal", "tudo em ordem", "ticket fechado",
+            "chamado fechado", "chamado encerrado", "incidente encerrado", "incidente fechado",
+            "incidente resolvido", "caso encerrado", "ocorrência encerrada", "ocorrência fechada", "mitigado",
+            "mitigada", "alarme falso", "falso alarme", "esqueça", "esquece", "esquece isso", "desconsidere",
+            "desconsiderar", "favor desconsiderar", "por favor ignore", "pode ignorar", "podem ignorar",
+            "ignorem", "já não é necessário", "já não é preciso", "não é mais necessário",
+            "deixou de ser necessário", "eu trato", "eu trato disso", "eu resolvo", "eu cuido disso",
+            "eu me encarrego", "deixa comigo", "deixe comigo", "eu vou buscá lo", "eu vou buscá la",
+            "eu vou buscar", "eu busco", "eu apanho", "eu pego ele", "eu pego ela", "eu vou pegar",
+            "já tratei", "já está tratado", "post mortem", "postmortem", "pós incidente" ] }
         ],
         "fyi": [
           { "language": "en", "words": [
-            "fyi", "for your information", "just so you know", "for your records", "for reference", "nothing needed",
-            "nothing else needed", "nothing needed from you", "nothing else needed from you", "nothing else to do",
-            "no action needed", "no action required", "nothing to do", "no need to reply", "no reply needed",
-            "meeting notes", "weekly report", "status report", "newsletter", "cc'ing you", "looping you in",
-            "keeping you in the loop" ] },
+            "fyi", "for your information", "just so you know", "for your records", "for reference",
+            "nothing needed", "nothing else needed", "nothing needed from you", "nothing else needed from you",
+            "nothing else to do", "no action needed", "no action required", "nothing to do",
+            "no need to reply", "no reply needed", "meeting notes", "weekly report", "status report",
+            "newsletter", "cc'ing you", "looping you in", "keeping you in the loop" ] },
           { "language": "de", "words": [
             "zur info", "nur zur info", "zu ihrer information", "zur kenntnis", "zur kenntnisnahme",
             "kein handlungsbedarf", "nichts zu tun", "musst nichts tun", "mussen nichts tun",
-            "mussen wir nicht besprechen", "kein weiterer handlungsbedarf", "protokoll", "wochenreport", "wochenbericht", "monatsbericht",
-            "statusbericht", "in kopie", "nur in kopie" ] },
+            "mussen wir nicht besprechen", "kein weiterer handlungsbedarf", "protokoll", "wochenreport",
+            "wochenbericht", "monatsbericht", "statusbericht", "in kopie", "nur in kopie" ] },
           { "language": "fr", "words": [
-            "pour info", "pour information", "pour ton information", "pour votre information", "a titre d'information",
-            "rien a faire", "aucune action", "pas besoin de repondre", "compte rendu", "compte-rendu", "proces-verbal",
-            "rien de particulier", "rapport hebdomadaire", "en copie" ] },
+            "pour info", "pour information", "pour ton information", "pour votre information",
+            "a titre d'information", "rien a faire", "aucune action", "pas besoin de repondre", "compte rendu",
+            "compte-rendu", "proces-verbal", "rien de particulier", "rapport hebdomadaire", "en copie" ] },
           { "language": "es", "words": [
-            "para tu informacion", "para su informacion", "a titulo informativo", "solo para que lo sepas", "nada que hacer",
-            "no hace falta", "no hay que hacer nada", "no necesitas hacer nada", "acta", "informe semanal",
-            "te pongo en copia", "en copia" ] }
+            "para tu informacion", "para su informacion", "a titulo informativo", "solo para que lo sepas",
+            "nada que hacer", "no hace falta", "no hay que hacer nada", "no necesitas hacer nada", "acta",
+            "informe semanal", "te pongo en copia", "en copia" ] },
+          { "language": "it", "words": [
+            "per conoscenza", "per tua conoscenza", "per sua conoscenza", "per vostra conoscenza",
+            "per opportuna conoscenza", "per opportuna informazione", "per informazione",
+            "per tua informazione", "per sua informazione", "per vostra informazione", "a titolo informativo",
+            "solo per informazione", "per info", "fyi", "p.c.", "ti metto in copia", "vi metto in copia",
+            "la metto in copia", "in copia", "in cc", "nessuna azione richiesta", "nessuna azione necessaria",
+            "richiesta alcuna azione", "nulla da fare", "niente da fare", "non serve rispondere",
+            "non occorre rispondere", "non è necessario rispondere", "nessuna risposta necessaria",
+            "verbale della riunione", "verbale riunione", "verbale dell'incontro", "resoconto",
+            "report settimanale", "rapporto settimanale", "aggiornamento settimanale", "newsletter",
+            "per gli atti", "agli atti", "per archivio", "per tenerti aggiornato", "per tenervi aggiornati",
+            "giusto per aggiornarti" ] },
+          { "language": "pt", "words": [
+            "fyi", "para conhecimento", "para seu conhecimento", "para vosso conhecimento",
+            "para teu conhecimento", "para sua informação", "para tua informação", "para informação",
+            "a título informativo", "só para informar", "apenas para informação", "só para saberes",
+            "só para você saber", "só para que saiba", "para registo", "para registro", "para arquivo",
+            "nenhuma ação necessária", "nenhuma acção necessária", "não precisa fazer nada", "nada a fazer",
+            "não é necessário responder", "não precisa responder", "não precisa de responder",
+            "não precisas de responder", "ata da reunião", "acta da reunião", "relatório semanal",
+            "relatório de situação", "ponto de situação", "newsletter", "boletim informativo", "em cópia",
+            "coloco em cópia", "com conhecimento", "para que saiba", "nenhuma ação é necessária",
+            "sem necessidade de ação", "não requer ação", "não precisa de fazer", "não precisas de fazer",
+            "não é preciso fazer", "não é necessário fazer" ] }
         ],
         "marketing": [
           { "language": "en", "words": [
             "last chance", "final hours", "ends tonight", "ends today", "ends at midnight", "sale", "discount",
-            "promo", "promo code", "coupon", "early-bird", "early bird", "limited time", "limited offer", "shop now",
-            "buy now", "book now", "don't miss", "only today", "today only", "black friday", "cyber monday",
-            "free shipping", "claim your", "upgrade now", "unsubscribe", "view in browser" ] },
+            "promo", "promo code", "coupon", "early-bird", "early bird", "limited time", "limited offer",
+            "shop now", "buy now", "book now", "don't miss", "only today", "today only", "black friday",
+            "cyber monday", "free shipping", "claim your", "upgrade now", "unsubscribe", "view in browser" ] },
           { "language": "de", "words": [
             "letzte chance", "nur heute", "nur noch heute", "rabatt", "sale", "gutschein", "gutscheincode",
             "jetzt zugreifen", "jetzt buchen", "jetzt kaufen", "jetzt sichern", "sichern sie sich", "nur noch",
-            "solange der vorrat reicht", "versandkostenfrei", "black week", "black friday", "letzte gelegenheit",
-            "endspurt", "im browser ansehen", "abmelden", "newsletter abbestellen", "tiefstpreis" ] },
+            "solange der vorrat reicht", "versandkostenfrei", "black week", "black friday",
+            "letzte gelegenheit", "endspurt", "im browser ansehen", "abmelden", "newsletter abbestellen",
+            "tiefstpreis" ] },
           { "language": "fr", "words": [
             "derniere chance", "dernieres heures", "soldes", "promo", "promotion", "remise", "reduction",
             "offre speciale", "code promo", "aujourd'hui seulement", "seulement aujourd'hui", "profitez",
-            "j'en profite", "livraison offerte", "black friday", "ne manquez pas", "se desabonner", "desinscrire",
-            "voir en ligne", "jusqu'a minuit", "bon plan" ] },
+            "j'en profite", "livraison offerte", "black friday", "ne manquez pas", "se desabonner",
+            "desinscrire", "voir en ligne", "jusqu'a minuit", "bon plan" ] },
           { "language": "es", "words": [
-            "ultima oportunidad", "ultimas horas", "solo hoy", "rebajas", "descuento", "descuentos", "promocion",
-            "codigo promocional", "cupon", "envio gratis", "aprovecha", "compra ya", "reserva ya", "no te lo pierdas",
-            "black friday", "darse de baja", "darte de baja", "ver en el navegador", "hasta medianoche" ] }
+            "ultima oportunidad", "ultimas horas", "solo hoy", "rebajas", "descuento", "descuentos",
+            "promocion", "codigo promocional", "cupon", "envio gratis", "aprovecha", "compra ya", "reserva ya",
+            "no te lo pierdas", "black friday", "darse de baja", "darte de baja", "ver en el navegador",
+            "hasta medianoche" ] },
+          { "language": "it", "words": [
+            "ultima occasione", "ultima possibilità", "ultime ore", "solo oggi", "soltanto oggi",
+            "oggi soltanto", "solo per oggi", "saldi", "sconto", "sconti", "scontato", "scontati", "promo",
+            "promozione", "promozioni", "offerta speciale", "offerte speciali", "offerta limitata",
+            "offerta a tempo", "a tempo limitato", "offerta lampo", "offerte lampo", "imperdibile",
+            "imperdibili", "codice sconto", "codice promo", "codice promozionale", "coupon", "buono sconto",
+            "spedizione gratuita", "spedizione gratis", "consegna gratuita", "black friday", "cyber monday",
+            "fuori tutto", "sottocosto", "acquista ora", "compra ora", "compra subito", "prenota ora",
+            "prenota subito", "approfitta", "approfittane", "non perdere", "non perderti", "da non perdere",
+            "disiscriviti", "annulla iscrizione", "cancella iscrizione", "annullare l'iscrizione",
+            "visualizza nel browser", "visualizza online", "versione web", "fino a mezzanotte", "iscriviti",
+            "iscriviti ora", "webinar", "early bird" ] },
+          { "language": "pt", "words": [
+            "última oportunidade", "últimas horas", "últimos dias", "só hoje", "apenas hoje", "somente hoje",
+            "termina hoje", "acaba hoje", "termina esta noite", "até à meia noite", "promoção", "promoções",
+            "promo", "desconto", "descontos", "de desconto", "cupão", "cupom", "código promocional",
+            "código de desconto", "oferta especial", "oferta limitada", "tempo limitado", "por tempo limitado",
+            "portes grátis", "envio grátis", "frete grátis", "entrega grátis", "compre já", "compre agora",
+            "compra já", "reserve já", "reserva já", "aproveite", "aproveita", "não perca", "não percas",
+            "black friday", "cyber monday", "anular subscrição", "cancelar subscrição", "cancelar inscrição",
+            "descadastrar", "descadastre se", "deixar de receber", "ver no navegador", "ver no browser",
+            "webinar", "webinário", "inscreva se", "inscreve te", "garanta já", "garanta o seu", "garanta seu",
+            "stock limitado", "estoque limitado", "época de saldos", "em saldos", "saldos de verão",
+            "saldos de inverno", "liquidação total", "queima de estoque" ] }
         ],
         "automated_notice": [
           { "language": "en", "words": [
             "this is an automated message", "automated message", "do not reply", "please do not reply",
-            "your statement", "statement is ready", "is available", "your invoice", "your receipt", "receipt for",
-            "order confirmation", "has shipped", "has been shipped", "out for delivery", "was delivered",
-            "has been delivered", "tracking number", "daily digest", "weekly digest", "daily summary", "your daily",
-            "has been completed", "payment received", "password expires", "password will expire",
-            "scheduled maintenance", "all parties have signed" ] },
+            "your statement", "statement is ready", "is available", "your invoice", "your receipt",
+            "receipt for", "order confirmation", "has shipped", "has been shipped", "out for delivery",
+            "was delivered", "has been delivered", "tracking number", "daily digest", "weekly digest",
+            "daily summary", "your daily", "has been completed", "payment received", "password expires",
+            "password will expire", "scheduled maintenance", "all parties have signed" ] },
           { "language": "de", "words": [
             "automatisch erstellt", "automatisch generiert", "bitte nicht antworten",
             "nicht auf diese e-mail antworten", "kontoauszug", "steht bereit", "steht zum abruf bereit",
-            "ihre rechnung", "rechnung ist verfugbar", "bestellbestatigung", "versandt", "unterwegs", "zugestellt",
-            "sendung verfolgen", "tagesbericht", "tagesubersicht", "zusammenfassung", "kennwort lauft",
-            "passwort lauft", "wartungsarbeiten", "alle parteien haben unterschrieben" ] },
+            "ihre rechnung", "rechnung ist verfugbar", "bestellbestatigung", "versandt", "unterwegs",
+            "zugestellt", "sendung verfolgen", "tagesbericht", "tagesubersicht", "zusammenfassung",
+            "kennwort lauft", "passwort lauft", "wartungsarbeiten", "alle parteien haben unterschrieben" ] },
           { "language": "fr", "words": [
             "message automatique", "ne pas repondre", "merci de ne pas repondre", "releve", "votre releve",
             "est disponible", "votre facture", "confirmation de commande", "expedie", "expediee",
-            "en cours de livraison", "livre", "livree", "suivre mon colis", "recapitulatif", "resume quotidien",
-            "votre mot de passe expire", "maintenance programmee" ] },
+            "en cours de livraison", "livre", "livree", "suivre mon colis", "recapitulatif",
+            "resume quotidien", "votre mot de passe expire", "maintenance programmee" ] },
           { "language": "es", "words": [
-            "mensaje automatico", "no responda", "no responder", "por favor no responda", "extracto", "tu extracto",
-            "esta disponible", "tu factura", "su factura", "confirmacion de pedido", "en reparto", "entregado",
-            "resumen diario", "resumen semanal", "tu contrasena caduca", "mantenimiento programado" ] }
+            "mensaje automatico", "no responda", "no responder", "por favor no responda", "extracto",
+            "tu extracto", "esta disponible", "tu factura", "su factura", "confirmacion de pedido",
+            "en reparto", "entregado", "resumen diario", "resumen semanal", "tu contrasena caduca",
+            "mantenimiento programado" ] },
+          { "language": "it", "words": [
+            "messaggio automatico", "messaggio generato automaticamente", "generato automaticamente",
+            "email automatica", "notifica automatica", "non rispondere", "non rispondere a questa",
+            "estratto conto", "è disponibile", "disponibile online", "la tua fattura", "fattura disponibile",
+            "nuova fattura", "fattura elettronica", "la tua bolletta", "bolletta disponibile", "cedolino",
+            "referto disponibile", "referti disponibili", "ricevuta", "ricevuta di pagamento",
+            "la tua ricevuta", "ricevuta di accettazione", "ricevuta di consegna", "avvenuta consegna",
+            "conferma d'ordine", "conferma dell'ordine", "conferma ordine", "ordine confermato",
+            "il tuo ordine", "spedito", "spedita", "è stato spedito", "in consegna", "in transito",
+            "consegnato", "consegnata", "è stato consegnato", "numero di tracking", "codice di tracciamento",
+            "traccia la spedizione", "traccia il tuo ordine", "riepilogo giornaliero", "riepilogo settimanale",
+            "riepilogo", "report giornaliero", "pagamento ricevuto", "pagamento effettuato",
+            "pagamento completato", "pagamento accreditato", "backup completato", "backup riuscito",
+            "completato con successo", "operazione completata", "la tua password scade",
+            "password in scadenza", "manutenzione programmata", "manutenzione pianificata", "promemoria",
+            "promemoria appuntamento", "ti ricordiamo", "le ricordiamo", "vi ricordiamo",
+            "prenotazione confermata", "conferma prenotazione", "conferma di prenotazione",
+            "le parti hanno firmato", "documento firmato" ] },
+          { "language": "pt", "words": [
+            "mensagem automática", "e mail automático", "email automático", "gerado automaticamente",
+            "enviado automaticamente", "não responda", "não responder", "por favor não responda",
+            "favor não responder", "extrato", "extracto", "o seu extrato", "seu extrato", "extrato disponível",
+            "está disponível", "já está disponível", "disponível para consulta", "a sua fatura", "sua fatura",
+            "fatura disponível", "a sua factura", "recibo", "o seu recibo", "seu recibo", "comprovativo",
+            "comprovante", "confirmação de encomenda", "confirmação do pedido", "confirmação de pedido",
+            "encomenda confirmada", "pedido confirmado", "encomenda enviada", "pedido enviado", "foi expedida",
+            "foi expedido", "em trânsito", "saiu para entrega", "em distribuição", "em rota de entrega",
+            "foi entregue", "encomenda entregue", "pedido entregue", "número de rastreio",
+            "código de rastreio", "código de rastreamento", "resumo diário", "resumo semanal",
+            "relatório diário", "backup concluído", "cópia de segurança concluída", "concluído com sucesso",
+            "concluída com sucesso", "pagamento recebido", "pagamento confirmado", "recebemos o seu pagamento",
+            "recebemos seu pagamento", "senha expira", "a sua senha expira", "palavra passe expira",
+            "palavra passe vai expirar", "senha irá expirar", "manutenção programada", "manutenção agendada",
+            "lembrete", "lembrete de consulta", "lembrete de marcação", "todas as partes assinaram" ] }
         ],
         "phishing": [
           { "language": "en", "words": [
             "verify your account", "verify your identity", "confirm your identity", "confirm your account",
             "validate your account", "mailbox is full", "mailbox full", "storage limit", "mailbox quota",
             "account will be suspended", "account will be closed", "account has been restricted",
-            "temporarily restricted", "temporarily suspended", "account suspended", "update your payment details",
-            "document will expire", "review document", "you have received a document", "shared a document with you",
-            "click here to", "login to avoid", "within 24 hours or", "unlock your account", "re-activate",
-            "reactivate your account", "confirm your credentials", "verify your credentials", "confirm your login",
+            "temporarily restricted", "temporarily suspended", "account suspended",
+            "update your payment details", "document will expire", "review document",
+            "you have received a document", "shared a document with you", "click here to", "login to avoid",
+            "within 24 hours or", "unlock your account", "re-activate", "reactivate your account",
+            "confirm your credentials", "verify your credentials", "confirm your login",
             "confirm your bank details", "re-confirm your bank details", "verify your bank details",
-            "update your bank details", "secure supplier form",
-            "confirm your password", "via the link below", "using the link below", "will be deactivated" ] },
+            "update your bank details", "secure supplier form", "confirm your password", "via the link below",
+            "using the link below", "will be deactivated" ] },
           { "language": "de", "words": [
-            "verifizieren sie", "bestatigen sie ihr konto", "bestatigen sie ihre identitat", "identitat bestatigen",
-            "postfach ist voll", "postfach voll", "speicherlimit", "speicherplatz", "wird gesperrt",
-            "vorubergehend eingeschrankt", "eingeschrankt", "konto wurde gesperrt", "zahlungsdaten aktualisieren",
-            "klicken sie hier", "handlung erforderlich", "innerhalb von 24 stunden", "reaktivieren",
-            "bestatigen sie ihre zugangsdaten", "zugangsdaten bestatigen", "zugangsdaten uber den folgenden link",
-            "uber den folgenden link", "wird deaktiviert", "passwort bestatigen" ] },
+            "verifizieren sie", "bestatigen sie ihr konto", "bestatigen sie ihre identitat",
+            "identitat bestatigen", "postfach ist voll", "postfach voll", "speicherlimit", "speicherplatz",
+            "wird gesperrt", "vorubergehend eingeschrankt", "eingeschrankt", "konto wurde gesperrt",
+            "zahlungsdaten aktualisieren", "klicken sie hier", "handlung erforderlich",
+            "innerhalb von 24 stunden", "reaktivieren", "bestatigen sie ihre zugangsdaten",
+            "zugangsdaten bestatigen", "zugangsdaten uber den folgenden link", "uber den folgenden link",
+            "wird deaktiviert", "passwort bestatigen" ] },
           { "language": "fr", "words": [
-            "verifiez votre compte", "verifier votre compte", "confirmez votre identite", "confirmer votre identite",
-            "boite de reception pleine", "boite pleine", "quota", "votre compte sera suspendu", "compte suspendu",
-            "temporairement restreint", "temporairement suspendu", "mettre a jour vos informations", "cliquez ici",
-            "action requise", "dans les 24 heures", "reactiver", "confirmez vos identifiants", "verifiez vos identifiants",
+            "verifiez votre compte", "verifier votre compte", "confirmez votre identite",
+            "confirmer votre identite", "boite de reception pleine", "boite pleine", "quota",
+            "votre compte sera suspendu", "compte suspendu", "temporairement restreint",
+            "temporairement suspendu", "mettre a jour vos informations", "cliquez ici", "action requise",
+            "dans les 24 heures", "reactiver", "confirmez vos identifiants", "verifiez vos identifiants",
             "via le lien suivant", "via le lien ci-dessous", "sera desactive", "sera desactivee" ] },
           { "language": "es", "words": [
             "verifica tu cuenta", "verifique su cuenta", "confirma tu identidad", "confirme su identidad",
             "buzon lleno", "limite de almacenamiento", "cuenta sera suspendida", "cuenta suspendida",
-            "temporalmente restringida", "temporalmente suspendida", "actualiza tus datos", "actualice sus datos",
-            "haz clic aqui", "haga clic aqui", "accion requerida", "en las proximas 24 horas", "reactivar",
-            "confirme sus credenciales", "confirma tus credenciales", "a traves del siguiente enlace",
-            "en el siguiente enlace", "sera desactivada", "sera desactivado" ] }
+            "temporalmente restringida", "temporalmente suspendida", "actualiza tus datos",
+            "actualice sus datos", "haz clic aqui", "haga clic aqui", "accion requerida",
+            "en las proximas 24 horas", "reactivar", "confirme sus credenciales", "confirma tus credenciales",
+            "a traves del siguiente enlace", "en el siguiente enlace", "sera desactivada", "sera desactivado" ] },
+          { "language": "it", "words": [
+            "verifica il tuo account", "verifichi il suo account", "verifica account",
+            "conferma il tuo account", "confermi il suo account", "convalida il tuo account",
+            "verifica la tua identità", "verifichi la sua identità", "conferma la tua identità",
+            "confermi la sua identità", "casella piena", "casella di posta piena", "spazio esaurito",
+            "quota superata", "limite di archiviazione", "spazio di archiviazione", "sarà sospeso",
+            "sarà sospesa", "sarà chiuso", "sarà chiusa", "sarà disattivato", "sarà disattivata",
+            "sarà bloccato", "sarà bloccata", "account sospeso", "account è stato sospeso",
+            "temporaneamente sospeso", "temporaneamente sospesa", "temporaneamente limitato",
+            "temporaneamente limitata", "temporaneamente bloccato", "aggiorna i tuoi dati",
+            "aggiorni i suoi dati", "aggiorna il pagamento", "aggiorna la carta", "clicca qui", "clicchi qui",
+            "fai clic qui", "faccia clic qui", "azione richiesta", "entro 24 ore", "nelle prossime 24 ore",
+            "entro 48 ore", "riattiva il tuo account", "riattivare il tuo account", "sblocca il tuo account",
+            "sbloccare il tuo account", "conferma le tue credenziali", "verifica le tue credenziali",
+            "confermi le sue credenziali", "conferma la tua password", "conferma i dati bancari",
+            "verifica i dati bancari", "aggiorna i dati bancari", "tramite il link", "al link seguente",
+            "link sottostante", "link qui sotto", "accedi per evitare", "ha condiviso un documento",
+            "hai ricevuto un documento", "documento condiviso", "pacco in giacenza", "diritto a un rimborso",
+            "rimborso disponibile" ] },
+          { "language": "pt", "words": [
+            "verifique a sua conta", "verifique sua conta", "verifica a tua conta", "verificar a sua conta",
+            "verificar sua conta", "confirme a sua identidade", "confirme sua identidade",
+            "confirma a tua identidade", "verifique a sua identidade", "verifique sua identidade",
+            "confirme a sua conta", "confirme sua conta", "valide a sua conta", "valide sua conta",
+            "caixa de correio cheia", "caixa postal cheia", "caixa de entrada cheia",
+            "limite de armazenamento", "quota de armazenamento", "cota de armazenamento", "conta suspensa",
+            "conta foi suspensa", "conta será encerrada", "temporariamente restrita",
+            "temporariamente suspensa", "conta restrita", "atualize os seus dados", "atualize seus dados",
+            "actualize os seus dados", "atualiza os teus dados", "atualizar dados de pagamento", "clique aqui",
+            "clica aqui", "carregue aqui", "clique no link", "através do link abaixo", "no link abaixo",
+            "pelo link abaixo", "no link a seguir", "através da ligação abaixo", "na ligação abaixo",
+            "ação necessária", "acção necessária", "ação obrigatória", "nas próximas 24 horas", "reativar",
+            "reative", "reactivar", "desbloquear a sua conta", "desbloqueie a sua conta",
+            "desbloquear sua conta", "desbloqueie sua conta", "confirme as suas credenciais",
+            "confirme suas credenciais", "confirme seus dados bancários", "confirmar dados bancários",
+            "confirme a sua senha", "confirme sua senha", "será desativada", "será desativado",
+            "será desactivada", "será desactivado", "documento partilhado consigo", "partilhou um documento",
+            "compartilhou um documento", "recebeu um documento", "documento irá expirar",
+            "documento vai expirar", "evitar a suspensão", "evitar o bloqueio", "evite o bloqueio",
+            "confirme os dados bancários", "atualize os dados bancários", "confirme a palavra passe",
+            "conta será suspensa", "acesso será suspenso" ] }
         ],
         "gift_card": [
           { "language": "en", "words": [
-            "gift card", "gift cards", "giftcard", "itunes card", "apple card", "google play card", "steam card",
-            "amazon card", "scratch the back", "send me the codes", "send the codes", "card codes" ] },
+            "gift card", "gift cards", "giftcard", "itunes card", "apple card", "google play card",
+            "steam card", "amazon card", "scratch the back", "send me the codes", "send the codes", "card codes" ] },
           { "language": "de", "words": [
             "gutscheine", "gutscheinkarten", "geschenkkarte", "geschenkkarten", "apple-gutscheine",
             "amazon-gutscheine", "itunes-karten", "die codes", "codes als foto" ] },
@@ -459,12 +906,25 @@ extension RuleSet {
             "cartes itunes" ] },
           { "language": "es", "words": [
             "tarjeta regalo", "tarjetas regalo", "tarjetas de regalo", "tarjeta de regalo", "los codigos",
-            "tarjetas itunes" ] }
+            "tarjetas itunes" ] },
+          { "language": "it", "words": [
+            "carta regalo", "carte regalo", "gift card", "giftcard", "buono regalo", "buoni regalo",
+            "buono amazon", "buoni amazon", "carta amazon", "carte amazon", "carte itunes", "carta itunes",
+            "carte apple", "carte google play", "paysafecard", "i codici", "mandami i codici",
+            "inviami i codici", "gratta il retro", "foto dei codici" ] },
+          { "language": "pt", "words": [
+            "cartão presente", "cartões presente", "cartão de presente", "cartões de presente",
+            "vale presente", "vales presente", "cartão oferta", "cartões oferta", "cartão de oferta",
+            "cartão prenda", "vale de oferta", "gift card", "gift cards", "giftcard", "cartão itunes",
+            "cartões itunes", "cartão google play", "cartão amazon", "cartão steam", "raspar o verso",
+            "raspe o verso", "envie os códigos", "envia os códigos", "manda os códigos", "me envie os códigos",
+            "os códigos" ] }
         ],
         "payment_ask": [
           { "language": "en", "words": [
-            "wire", "wire transfer", "bank transfer", "process a payment", "make a payment", "new bank details",
-            "changed bank details", "updated bank details", "new supplier", "new account number", "transfer funds" ] },
+            "wire", "wire transfer", "bank transfer", "process a payment", "make a payment",
+            "new bank details", "changed bank details", "updated bank details", "new supplier",
+            "new account number", "transfer funds" ] },
           { "language": "de", "words": [
             "uberweisung", "uberweisen", "uberweise", "zahlung veranlassen", "veranlasse", "veranlassen",
             "neue bankverbindung", "geanderte bankverbindung", "neue iban", "auslandsuberweisung" ] },
@@ -473,109 +933,223 @@ extension RuleSet {
             "nouvel iban" ] },
           { "language": "es", "words": [
             "transferencia", "transferencias", "hacer un pago", "realizar un pago", "nuevos datos bancarios",
-            "nueva cuenta bancaria", "nuevo iban" ] }
+            "nueva cuenta bancaria", "nuevo iban" ] },
+          { "language": "it", "words": [
+            "bonifico", "bonifici", "bonifico urgente", "fare un bonifico", "effettuare un bonifico",
+            "disporre un bonifico", "effettuare un pagamento", "fare un pagamento", "procedere al pagamento",
+            "eseguire il pagamento", "disporre il pagamento", "nuove coordinate bancarie", "nuovo iban",
+            "nuovo fornitore", "trasferire fondi", "trasferimento fondi", "pagamento urgente" ] },
+          { "language": "pt", "words": [
+            "transferência", "transferências", "transferência bancária", "fazer uma transferência",
+            "faça uma transferência", "faz uma transferência", "fazer um pagamento", "efetuar um pagamento",
+            "efetuar o pagamento", "efectuar o pagamento", "realizar um pagamento", "processar um pagamento",
+            "pagamento urgente", "fazer um pix", "faz um pix", "faça um pix", "manda um pix",
+            "novos dados bancários", "nova conta bancária", "novo iban", "novo nib", "novo fornecedor",
+            "por mb way", "mbway", "fazer um depósito", "transferir o valor", "transfira o valor",
+            "transferir o montante", "transfira o montante", "transferir a quantia" ] }
         ],
         "secrecy": [
           { "language": "en", "words": [
-            "confidential", "keep it between us", "keep this between us", "between us", "don't tell", "discreet",
-            "sensitive", "can't talk", "cannot talk", "can't call", "in a meeting", "stuck in a meeting",
-            "i'll explain later", "are you available", "are you at your desk", "quick favour", "quick favor" ] },
+            "confidential", "keep it between us", "keep this between us", "between us", "don't tell",
+            "discreet", "sensitive", "can't talk", "cannot talk", "can't call", "in a meeting",
+            "stuck in a meeting", "i'll explain later", "are you available", "are you at your desk",
+            "quick favour", "quick favor" ] },
           { "language": "de", "words": [
             "vertraulich", "vertrauliche", "unter uns", "niemandem", "diskret", "kann nicht telefonieren",
             "nicht telefonieren", "sitze im meeting", "im meeting", "erklare ich spater", "bist du am platz",
             "kurze bitte" ] },
           { "language": "fr", "words": [
             "confidentiel", "confidentielle", "entre nous", "discret", "discrete", "je ne peux pas parler",
-            "en reunion", "je t'expliquerai", "je vous expliquerai", "es-tu disponible", "etes-vous disponible",
-            "petit service" ] },
+            "en reunion", "je t'expliquerai", "je vous expliquerai", "es-tu disponible",
+            "etes-vous disponible", "petit service" ] },
           { "language": "es", "words": [
             "confidencial", "entre nosotros", "discrecion", "discreto", "no puedo hablar", "no puedo llamar",
             "en una reunion", "te explico luego", "te lo explico luego", "estas disponible", "esta disponible",
-            "un favor" ] }
+            "un favor" ] },
+          { "language": "it", "words": [
+            "riservato", "riservata", "riservatezza", "confidenziale", "strettamente riservato", "tra noi",
+            "fra noi", "tra di noi", "resti tra noi", "non dirlo", "non dire niente", "non ne parlare",
+            "non parlarne", "discreto", "discreta", "discrezione", "massima discrezione", "riserbo",
+            "massimo riserbo", "non posso parlare", "non posso chiamare", "sono in riunione", "in riunione",
+            "ti spiego dopo", "ti spiego più tardi", "le spiego dopo", "ti spiegherò", "le spiegherò",
+            "sei disponibile", "sei in ufficio", "sei alla scrivania", "è in ufficio", "un favore",
+            "piccolo favore", "favore veloce" ] },
+          { "language": "pt", "words": [
+            "confidencial", "estritamente confidencial", "sigiloso", "sigilosa", "sigilo", "em sigilo",
+            "entre nós", "fica entre nós", "não comente", "não comentes", "não diga a ninguém",
+            "não digas a ninguém", "não conte a ninguém", "não contes a ninguém", "discrição", "com discrição",
+            "discreto", "discreta", "não posso falar", "não posso ligar", "não consigo falar",
+            "estou em reunião", "numa reunião", "em uma reunião", "explico depois", "explico te depois",
+            "depois explico", "estás disponível", "você está disponível", "está disponível agora",
+            "estás no escritório", "está no escritório", "um favor", "favor rápido", "um pequeno favor" ] }
         ],
         "health": [
           { "language": "en", "words": [
             "fever", "temperature of", "hospital", "emergency room", "a&e", "ambulance", "paramedics", "fell",
-            "had a fall", "injured", "injury", "accident", "broke his", "broke her", "broken arm", "broken leg",
-            "allergic reaction", "seizure", "unconscious", "vomiting", "threw up", "stroke", "heart attack",
-            "bleeding", "stitches", "concussion", "sent home sick", "is sick", "feels sick", "not well",
-            "nurse's office", "school nurse", "in the er", "at the er", "to the er", "chest pain", "can't breathe",
-            "passed out", "fainted", "collapsed" ] },
+            "had a fall", "injured", "injury", "accident", "broke his", "broke her", "broken arm",
+            "broken leg", "allergic reaction", "seizure", "unconscious", "vomiting", "threw up", "stroke",
+            "heart attack", "bleeding", "stitches", "concussion", "sent home sick", "is sick", "feels sick",
+            "not well", "nurse's office", "school nurse", "in the er", "at the er", "to the er", "chest pain",
+            "can't breathe", "passed out", "fainted", "collapsed" ] },
           { "language": "de", "words": [
-            "fieber", "krankenhaus", "klinik", "klinikum", "notaufnahme", "rettungswagen", "notarzt", "krankenwagen",
-            "gesturzt", "sturz", "hingefallen", "verletzt", "verletzung", "unfall", "gebrochen",
-            "allergische reaktion", "bewusstlos", "erbrochen", "ubergeben", "schlaganfall", "herzinfarkt", "blutet",
-            "genaht", "gehirnerschutterung", "brustschmerzen", "zusammengebrochen", "ohnmachtig", "kollabiert" ] },
+            "fieber", "krankenhaus", "klinik", "klinikum", "notaufnahme", "rettungswagen", "notarzt",
+            "krankenwagen", "gesturzt", "sturz", "hingefallen", "verletzt", "verletzung", "unfall",
+            "gebrochen", "allergische reaktion", "bewusstlos", "erbrochen", "ubergeben", "schlaganfall",
+            "herzinfarkt", "blutet", "genaht", "gehirnerschutterung", "brustschmerzen", "zusammengebrochen",
+            "ohnmachtig", "kollabiert" ] },
           { "language": "fr", "words": [
-            "fievre", "de la fievre", "hopital", "urgences", "aux urgences", "ambulance", "samu", "pompiers", "chute",
-            "blesse", "blessee", "blessure", "accident", "fracture", "reaction allergique", "malaise", "inconscient",
-            "vomi", "vomissements", "avc", "crise cardiaque", "saigne", "points de suture", "infirmerie", "est tombee",
-            "est tombe dans", "a chute", "douleur thoracique", "douleurs thoraciques", "s'est evanoui",
-            "s'est evanouie" ] },
+            "fievre", "de la fievre", "hopital", "urgences", "aux urgences", "ambulance", "samu", "pompiers",
+            "chute", "blesse", "blessee", "blessure", "accident", "fracture", "reaction allergique", "malaise",
+            "inconscient", "vomi", "vomissements", "avc", "crise cardiaque", "saigne", "points de suture",
+            "infirmerie", "est tombee", "est tombe dans", "a chute", "douleur thoracique",
+            "douleurs thoraciques", "s'est evanoui", "s'est evanouie" ] },
           { "language": "es", "words": [
-            "fiebre", "hospital", "urgencias", "ambulancia", "se cayo", "herido", "herida", "accidente", "fractura",
-            "reaccion alergica", "desmayo", "se ha desmayado", "inconsciente", "vomitado", "vomitando", "ictus",
-            "infarto", "sangra", "enfermeria", "ha tenido una caida", "se ha roto", "se cayo por", "dolor en el pecho",
-            "desmayada", "desmayado" ] }
+            "fiebre", "hospital", "urgencias", "ambulancia", "se cayo", "herido", "herida", "accidente",
+            "fractura", "reaccion alergica", "desmayo", "se ha desmayado", "inconsciente", "vomitado",
+            "vomitando", "ictus", "infarto", "sangra", "enfermeria", "ha tenido una caida", "se ha roto",
+            "se cayo por", "dolor en el pecho", "desmayada", "desmayado" ] },
+          { "language": "it", "words": [
+            "febbre", "febbre alta", "ospedale", "in ospedale", "pronto soccorso", "ambulanza", "il 118",
+            "al 118", "guardia medica", "codice rosso", "è caduto", "è caduta", "brutta caduta",
+            "si è fatto male", "si è fatta male", "battuto la testa", "ferito", "ferita", "feriti",
+            "infortunio", "infortunato", "infortunata", "incidente", "incidente stradale", "frattura",
+            "fratturato", "fratturata", "rotto il braccio", "rotto la gamba", "rotta la gamba",
+            "rotto il polso", "reazione allergica", "shock anafilattico", "crisi epilettica", "convulsioni",
+            "svenuto", "svenuta", "perso i sensi", "privo di sensi", "priva di sensi", "incosciente", "vomito",
+            "ha vomitato", "vomita", "ictus", "infarto", "attacco cardiaco", "sanguina", "perde sangue",
+            "punti di sutura", "trauma cranico", "commozione cerebrale", "malore", "ha avuto un malore",
+            "sta male", "si sente male", "non sta bene", "dolore al petto", "dolori al petto", "non respira",
+            "fatica a respirare", "crisi d'asma", "attacco d'asma", "ricoverato", "ricoverata", "ricovero",
+            "terapia intensiva", "rianimazione", "sala operatoria", "operato d'urgenza", "operata d'urgenza",
+            "è mancato", "è mancata", "venuto a mancare", "venuta a mancare", "è morto", "è morta", "deceduto",
+            "deceduta", "decesso", "ci ha lasciati", "infermeria" ] },
+          { "language": "pt", "words": [
+            "febre", "com febre", "tem febre", "febre alta", "temperatura de", "hospital", "no hospital",
+            "nas urgências", "na urgência", "às urgências", "pronto socorro", "pronto atendimento", "upa",
+            "ambulância", "inem", "samu", "bombeiros", "paramédicos", "caiu da", "caiu de", "teve uma queda",
+            "levou uma queda", "sofreu uma queda", "ferido", "ferida", "feridos", "ferimento", "magoou se",
+            "se machucou", "machucou", "machucado", "machucada", "acidente", "teve um acidente",
+            "sofreu um acidente", "fratura", "fractura", "partiu o braço", "partiu a perna", "quebrou o braço",
+            "quebrou a perna", "braço partido", "perna partida", "braço quebrado", "perna quebrada",
+            "reação alérgica", "reacção alérgica", "convulsão", "convulsões", "ataque epilético",
+            "inconsciente", "desmaiou", "desmaiado", "desmaiada", "perdeu os sentidos", "a vomitar",
+            "vomitando", "vomitou", "avc", "ataque cardíaco", "enfarte", "infarto", "a sangrar", "sangrando",
+            "hemorragia", "levou pontos", "levar pontos", "concussão", "traumatismo craniano", "está doente",
+            "ficou doente", "não se sente bem", "mal disposto", "maldisposto", "enfermaria",
+            "enfermeira da escola", "dor no peito", "dores no peito", "não consegue respirar", "falta de ar",
+            "faleceu", "falecimento", "morreu", "óbito", "em cirurgia", "cirurgia de urgência",
+            "operado de urgência", "internado", "internada", "foi internado", "foi internada",
+            "cuidados intensivos", "uti", "na emergência" ] }
         ],
         "school_closure": [
           { "language": "en", "words": [
-            "school will be closed", "school is closed", "school closed", "school closure", "school will close",
-            "school is closing", "nursery will be closed", "nursery is closed", "nursery closed", "daycare is closed",
-            "daycare will be closed", "daycare closed", "childcare is closed", "classes are cancelled",
-            "classes are canceled", "snow day", "send your child home", "collect your child" ] },
+            "school will be closed", "school is closed", "school closed", "school closure",
+            "school will close", "school is closing", "nursery will be closed", "nursery is closed",
+            "nursery closed", "daycare is closed", "daycare will be closed", "daycare closed",
+            "childcare is closed", "classes are cancelled", "classes are canceled", "snow day",
+            "send your child home", "collect your child" ] },
           { "language": "de", "words": [
             "schule bleibt geschlossen", "schule ist geschlossen", "schule geschlossen", "schulschliessung",
-            "kita bleibt geschlossen", "kita ist geschlossen", "kita geschlossen", "kindergarten bleibt geschlossen",
-            "kindergarten ist geschlossen", "unterricht fallt aus", "schulausfall", "notbetreuung",
-            "ihr kind abholen" ] },
+            "kita bleibt geschlossen", "kita ist geschlossen", "kita geschlossen",
+            "kindergarten bleibt geschlossen", "kindergarten ist geschlossen", "unterricht fallt aus",
+            "schulausfall", "notbetreuung", "ihr kind abholen" ] },
           { "language": "fr", "words": [
-            "l'ecole sera fermee", "l'ecole est fermee", "ecole fermee", "fermeture de l'ecole", "la creche sera fermee",
-            "la creche est fermee", "creche fermee", "les cours sont annules", "pas de classe", "pas d'ecole",
-            "venir chercher votre enfant" ] },
+            "l'ecole sera fermee", "l'ecole est fermee", "ecole fermee", "fermeture de l'ecole",
+            "la creche sera fermee", "la creche est fermee", "creche fermee", "les cours sont annules",
+            "pas de classe", "pas d'ecole", "venir chercher votre enfant" ] },
           { "language": "es", "words": [
-            "el colegio estara cerrado", "el colegio esta cerrado", "colegio cerrado", "la escuela estara cerrada",
-            "la escuela esta cerrada", "escuela cerrada", "cierre del colegio", "guarderia cerrada",
-            "se suspenden las clases", "suspension de clases", "no habra clases", "recoger a su hijo",
-            "recoger a su hija" ] }
+            "el colegio estara cerrado", "el colegio esta cerrado", "colegio cerrado",
+            "la escuela estara cerrada", "la escuela esta cerrada", "escuela cerrada", "cierre del colegio",
+            "guarderia cerrada", "se suspenden las clases", "suspension de clases", "no habra clases",
+            "recoger a su hijo", "recoger a su hija" ] },
+          { "language": "it", "words": [
+            "scuola chiusa", "scuole chiuse", "scuola resterà chiusa", "scuola rimarrà chiusa",
+            "scuole resteranno chiuse", "scuole rimarranno chiuse", "chiusura della scuola",
+            "chiusura delle scuole", "chiusura scuole", "chiusura scuola", "ordinanza di chiusura",
+            "asilo chiuso", "nido chiuso", "materna chiusa", "infanzia chiusa", "plesso chiuso",
+            "lezioni sospese", "sospensione delle lezioni", "lezioni annullate", "attività didattica sospesa",
+            "attività didattiche sospese", "didattica sospesa", "niente scuola", "sciopero scuola",
+            "sciopero della scuola", "sciopero comparto scuola", "sciopero del personale",
+            "svolgimento delle lezioni", "uscita anticipata", "entrata posticipata", "allerta meteo",
+            "allerta rossa", "mensa sospesa" ] },
+          { "language": "pt", "words": [
+            "escola fechada", "escola estará fechada", "escola vai estar fechada", "escola vai fechar",
+            "a escola está fechada", "escola encerrada", "escola vai encerrar", "encerramento da escola",
+            "fecho da escola", "creche fechada", "creche encerrada", "jardim de infância fechado",
+            "jardim de infância encerrado", "infantário fechado", "colégio fechado", "greve dos professores",
+            "greve de professores", "pessoal não docente", "greve na escola", "sem aulas", "não haverá aulas",
+            "não vai haver aulas", "aulas canceladas", "aulas suspensas", "suspensão das aulas",
+            "suspensão de aulas", "atividades letivas suspensas", "buscar seu filho", "buscar sua filha",
+            "buscar o seu filho", "buscar a sua filha", "buscar o seu educando", "recolher o seu educando" ] }
         ],
         "pickup": [
           { "language": "en", "words": [
             "pick him up", "pick her up", "pick them up", "pick up", "pickup", "collect him", "collect her",
-            "come get", "come and get", "come pick", "can you get him", "can you get her", "fetch him", "fetch her" ] },
-          { "language": "de", "words": ["abholen", "abzuholen", "holst du", "ihn holen", "sie holen", "holen", "abgeholt"] },
+            "come get", "come and get", "come pick", "can you get him", "can you get her", "fetch him",
+            "fetch her" ] },
+          { "language": "de", "words": [
+            "abholen", "abzuholen", "holst du", "ihn holen", "sie holen", "holen", "abgeholt" ] },
           { "language": "fr", "words": [
             "venir le chercher", "venir la chercher", "venir les chercher", "le recuperer", "la recuperer",
             "les recuperer", "recuperer", "aller le chercher", "aller la chercher", "passer le prendre",
             "passer la prendre" ] },
           { "language": "es", "words": [
             "recogerlo", "recogerla", "recogerlos", "recoger", "a buscarlo", "a buscarla", "pasar a por",
-            "venir a por", "ir a por" ] }
+            "venir a por", "ir a por" ] },
+          { "language": "it", "words": [
+            "venire a prendere", "venirlo a prendere", "venirla a prendere", "venirli a prendere",
+            "venire a prenderlo", "venire a prenderla", "venire a prenderli", "andare a prendere",
+            "andarlo a prendere", "andarla a prendere", "andarli a prendere", "passare a prendere",
+            "passi a prendere", "passa a prendere", "passare a prenderlo", "passare a prenderla", "prenderlo",
+            "prenderla", "prenderli", "prenderle", "lo prendi tu", "la prendi tu", "li prendi tu",
+            "lo prende lei", "la prende lei", "recuperarlo", "recuperarla", "prendere il bambino",
+            "prendere la bambina", "prendere i bambini", "prendere i ragazzi", "prendere tuo figlio",
+            "prendere tua figlia", "prendere suo figlio", "prendere sua figlia" ] },
+          { "language": "pt", "words": [
+            "ir buscá lo", "ir buscá la", "buscá lo", "buscá la", "buscá los", "buscá las", "ir buscar",
+            "vir buscar", "vens buscar", "pode vir buscar", "podes ir buscar", "passar a buscar",
+            "passar para buscar", "apanhá lo", "apanhá la", "apanhá los", "buscar ele", "buscar ela",
+            "buscar eles", "pegar ele", "pegar ela", "pegar eles", "pegar as crianças", "buscar as crianças",
+            "buscar os miúdos", "buscar o miúdo", "buscar a miúda", "buscar o menino", "buscar a menina",
+            "buscar na escola", "buscar à escola", "pegar na escola", "apanhar na escola" ] }
         ],
         "travel_transport": [
           { "language": "en", "words": [
-            "flight", "your flight", "train", "gate", "boarding", "departure", "connection", "ferry", "bus", "rail",
-            "terminal", "platform", "booking", "trip", "trains", "flights", "buses", "shuttle" ] },
+            "flight", "your flight", "train", "gate", "boarding", "departure", "connection", "ferry", "bus",
+            "rail", "terminal", "platform", "booking", "trip", "trains", "flights", "buses", "shuttle" ] },
           { "language": "de", "words": [
             "flug", "ihr flug", "zug", "ice", "gleis", "abflug", "abfahrt", "anschluss", "fahrt", "reise",
-            "verbindung", "boarding", "gate", "ruckfahrt", "ruckflug", "bahn", "s-bahn", "zuge", "fluge", "flieger",
-            "maschine" ] },
+            "verbindung", "boarding", "gate", "ruckfahrt", "ruckflug", "bahn", "s-bahn", "zuge", "fluge",
+            "flieger", "maschine" ] },
           { "language": "fr", "words": [
             "vol", "votre vol", "train", "tgv", "porte", "embarquement", "depart", "correspondance", "voyage",
             "trajet", "quai", "voie", "ouigo", "trains", "vols", "navette" ] },
           { "language": "es", "words": [
-            "vuelo", "su vuelo", "tu vuelo", "tren", "puerta", "embarque", "salida", "conexion", "viaje", "trayecto",
-            "anden", "trenes", "vuelos", "autobus" ] }
+            "vuelo", "su vuelo", "tu vuelo", "tren", "puerta", "embarque", "salida", "conexion", "viaje",
+            "trayecto", "anden", "trenes", "vuelos", "autobus" ] },
+          { "language": "it", "words": [
+            "volo", "voli", "il tuo volo", "il suo volo", "aereo", "aeroporto", "gate", "imbarco",
+            "carta d'imbarco", "partenza", "partenze", "coincidenza", "coincidenze", "terminal", "treno",
+            "treni", "frecciarossa", "italo", "intercity", "trenitalia", "stazione", "binario", "traghetto",
+            "traghetti", "aliscafo", "autobus", "bus", "pullman", "navetta", "taxi", "metro", "metropolitana",
+            "viaggio", "tratta", "prenotazione", "hotel", "albergo", "check-in" ] },
+          { "language": "pt", "words": [
+            "voo", "voos", "o seu voo", "seu voo", "teu voo", "comboio", "comboios", "trem", "trens",
+            "porta de embarque", "portão de embarque", "embarque", "cartão de embarque", "partida",
+            "voo de ligação", "voo de conexão", "conexão", "ferry", "balsa", "barco", "autocarro",
+            "autocarros", "ônibus", "metro", "terminal", "aeroporto", "avião", "a sua reserva", "sua reserva",
+            "viagem", "viagens", "trajeto", "táxi", "uber", "check in", "bilhete", "bilhetes", "passagem",
+            "passagens", "hotel", "transfer", "shuttle", "vaivém" ] }
         ],
         "travel_problem": [
           { "language": "en", "words": [
-            "cancelled", "canceled", "cancellation", "delayed", "delay", "gate change", "gate changed", "new gate",
-            "rebook", "rebooked", "rebooking", "strike", "diverted", "missed connection", "overbooked", "disruption",
-            "schedule change", "will not run", "not running", "suspended" ] },
+            "cancelled", "canceled", "cancellation", "delayed", "delay", "gate change", "gate changed",
+            "new gate", "rebook", "rebooked", "rebooking", "strike", "diverted", "missed connection",
+            "overbooked", "disruption", "schedule change", "will not run", "not running", "suspended" ] },
           { "language": "de", "words": [
             "fallt aus", "ausfall", "gestrichen", "annulliert", "verspatung", "verspatet", "gleiswechsel",
-            "gatewechsel", "gate geandert", "umbuchen", "umbuchung", "umgebucht", "streik", "fahrt nicht", "storung",
-            "anschluss verpasst", "ersatzverkehr", "uberbucht" ] },
+            "gatewechsel", "gate geandert", "umbuchen", "umbuchung", "umgebucht", "streik", "fahrt nicht",
+            "storung", "anschluss verpasst", "ersatzverkehr", "uberbucht" ] },
           { "language": "fr", "words": [
             "annule", "annulee", "annulation", "supprime", "supprimee", "retard", "retarde", "retardee",
             "changement de porte", "nouvelle porte", "changement de quai", "changement de voie", "greve",
@@ -583,44 +1157,94 @@ extension RuleSet {
           { "language": "es", "words": [
             "cancelado", "cancelada", "cancelacion", "retrasado", "retrasada", "retraso", "cambio de puerta",
             "nueva puerta", "cambio de anden", "huelga", "reubicado", "reprogramado", "perdido la conexion",
-            "overbooking", "incidencia" ] }
+            "overbooking", "incidencia" ] },
+          { "language": "it", "words": [
+            "cancellato", "cancellata", "cancellati", "cancellate", "cancellazione", "annullato", "annullata",
+            "annullati", "annullate", "soppresso", "soppressa", "soppressi", "soppresse", "in ritardo",
+            "ritardo", "ritardi", "ritardato", "ritardata", "cambio gate", "cambio di gate", "nuovo gate",
+            "cambio binario", "cambio di binario", "variazione di binario", "sciopero", "scioperi",
+            "dirottato", "dirottata", "coincidenza persa", "perso la coincidenza", "persa la coincidenza",
+            "overbooking", "riprotetto", "riprotetta", "riprotezione", "riprenotato", "riprenotata", "disagi",
+            "circolazione sospesa", "circolazione interrotta", "linea interrotta", "variazione di orario",
+            "cambio di orario", "limitato a", "limitata a", "sospeso", "sospesi" ] },
+          { "language": "pt", "words": [
+            "cancelado", "cancelada", "cancelados", "canceladas", "cancelamento", "atrasado", "atrasada",
+            "atrasados", "atrasadas", "atraso", "atrasos", "mudança de porta", "alteração de porta",
+            "nova porta", "mudança de portão", "novo portão", "remarcado", "remarcada", "remarcação",
+            "realocado", "reacomodado", "reacomodação", "greve", "greves", "desviado", "desviada",
+            "perdeu a ligação", "perdi a ligação", "perdeu a conexão", "perdi a conexão", "overbooking",
+            "sobrelotado", "perturbação", "perturbações", "supressão", "suprimido", "suprimidos",
+            "circulação interrompida", "circulação suspensa", "não vai circular", "não circula",
+            "alteração de horário", "mudança de horário", "suspenso", "suspensa", "suspensos" ] }
         ],
         "meeting_change": [
           { "language": "en", "words": [
-            "moved to", "moved up", "moved it to", "rescheduled to", "rescheduled for", "pushed to", "brought forward",
-            "pulled forward", "now at", "now starts", "new time", "changed to", "instead of", "has been moved",
-            "is now today", "today instead" ] },
+            "moved to", "moved up", "moved it to", "rescheduled to", "rescheduled for", "pushed to",
+            "brought forward", "pulled forward", "now at", "now starts", "new time", "changed to",
+            "instead of", "has been moved", "is now today", "today instead" ] },
           { "language": "de", "words": [
-            "vorgezogen", "verschoben auf", "verlegt auf", "verlegt", "jetzt um", "neuer termin", "neue uhrzeit",
-            "statt", "anstatt", "stattdessen", "geandert", "vorverlegt", "heute statt" ] },
+            "vorgezogen", "verschoben auf", "verlegt auf", "verlegt", "jetzt um", "neuer termin",
+            "neue uhrzeit", "statt", "anstatt", "stattdessen", "geandert", "vorverlegt", "heute statt" ] },
           { "language": "fr", "words": [
-            "avance", "avancee", "deplace a", "deplacee a", "decale a", "decalee a", "reporte a", "maintenant a",
-            "nouvel horaire", "nouvelle heure", "au lieu de", "modifie", "modifiee", "aujourd'hui au lieu" ] },
+            "avance", "avancee", "deplace a", "deplacee a", "decale a", "decalee a", "reporte a",
+            "maintenant a", "nouvel horaire", "nouvelle heure", "au lieu de", "modifie", "modifiee",
+            "aujourd'hui au lieu" ] },
           { "language": "es", "words": [
             "adelantado", "adelantada", "adelantamos", "movido a", "movida a", "cambiado a", "cambiada a",
-            "trasladado", "trasladada", "ahora a las", "nuevo horario", "nueva hora", "en lugar de", "en vez de",
-            "modificado" ] }
+            "trasladado", "trasladada", "ahora a las", "nuevo horario", "nueva hora", "en lugar de",
+            "en vez de", "modificado" ] },
+          { "language": "it", "words": [
+            "spostato a", "spostata a", "spostati a", "spostate a", "spostato alle", "spostata alle",
+            "spostiamo a", "spostiamo alle", "stato spostato", "stata spostata", "anticipato", "anticipata",
+            "anticipati", "anticipiamo", "posticipato", "posticipata", "posticipiamo", "rimandato",
+            "rimandata", "rimandiamo", "rinviato", "rinviata", "rinviamo", "riprogrammato", "riprogrammata",
+            "slitta", "slittato", "slittata", "nuovo orario", "nuova ora", "nuova data", "ora alle",
+            "adesso alle", "invece di", "invece che", "al posto di", "oggi invece", "orario modificato",
+            "orario cambiato", "cambio di programma" ] },
+          { "language": "pt", "words": [
+            "passou para", "passa para", "mudou para", "muda para", "mudado para", "mudada para",
+            "alterado para", "alterada para", "remarcado para", "remarcada para", "reagendado para",
+            "reagendada para", "adiado para", "adiada para", "transferido para", "transferida para",
+            "antecipado", "antecipada", "antecipamos", "adiado", "adiada", "adiamos", "reagendado",
+            "reagendada", "reagendamos", "remarcado", "remarcada", "remarcamos", "agora às", "agora é às",
+            "passa a ser às", "novo horário", "nova hora", "nova data", "novo local", "em vez de",
+            "ao invés de", "em lugar de", "foi alterada", "foi alterado", "foi antecipada", "foi antecipado",
+            "foi adiada", "foi adiado", "afinal é hoje", "passou para hoje", "passa para hoje",
+            "fica para hoje", "hoje em vez de" ] }
         ],
         "meeting_word": [
           { "language": "en", "words": [
             "meeting", "call", "sync", "standup", "stand-up", "review", "interview", "session", "appointment",
             "presentation", "demo", "workshop", "board", "1:1", "check-in", "briefing", "invitation", "event" ] },
           { "language": "de", "words": [
-            "termin", "besprechung", "meeting", "call", "sitzung", "vorbesprechung", "gesprach", "runde", "jour fixe",
-            "telko", "telefonkonferenz", "prasentation", "workshop", "einladung", "veranstaltung", "demo",
-            "vorstellung" ] },
+            "termin", "besprechung", "meeting", "call", "sitzung", "vorbesprechung", "gesprach", "runde",
+            "jour fixe", "telko", "telefonkonferenz", "prasentation", "workshop", "einladung", "veranstaltung",
+            "demo", "vorstellung" ] },
           { "language": "fr", "words": [
             "reunion", "rendez-vous", "rdv", "point", "appel", "entretien", "seance", "conseil", "visio",
             "presentation", "atelier", "invitation", "evenement", "conseil de classe", "demo" ] },
           { "language": "es", "words": [
-            "reunion", "cita", "llamada", "videollamada", "sesion", "comite", "presentacion", "entrevista", "taller",
-            "invitacion", "evento", "consejo", "demo" ] }
+            "reunion", "cita", "llamada", "videollamada", "sesion", "comite", "presentacion", "entrevista",
+            "taller", "invitacion", "evento", "consejo", "demo" ] },
+          { "language": "it", "words": [
+            "riunione", "riunioni", "incontro", "meeting", "call", "videochiamata", "videocall", "chiamata",
+            "conference call", "appuntamento", "colloquio", "colloqui", "sessione", "seduta", "presentazione",
+            "demo", "workshop", "consiglio comunale", "consiglio direttivo", "cda",
+            "consiglio di amministrazione", "assemblea", "udienza", "visita", "review", "revisione", "invito",
+            "evento", "conferenza", "briefing", "stand up", "standup", "sopralluogo", "audit", "ispezione",
+            "collegio docenti", "consiglio di classe", "ricevimento" ] },
+          { "language": "pt", "words": [
+            "reunião", "reuniões", "chamada", "call", "videochamada", "videoconferência", "teleconferência",
+            "sessão", "consulta", "marcação", "entrevista", "apresentação", "demo", "demonstração", "workshop",
+            "formação", "treinamento", "comité", "conselho de administração", "convite", "evento", "audiência",
+            "julgamento", "alinhamento", "revisão", "assembleia", "assembleia geral", "daily",
+            "reunião do conselho" ] }
         ],
         "waiting_for_you": [
           { "language": "en", "words": [
             "we're waiting", "we are waiting", "waiting for you", "everyone is waiting", "where are you",
-            "starting now", "started without you", "already started", "we're all in", "we are all in", "dial in now",
-            "asking for you", "asking where you are" ] },
+            "starting now", "started without you", "already started", "we're all in", "we are all in",
+            "dial in now", "asking for you", "asking where you are" ] },
           { "language": "de", "words": [
             "wir warten", "warten auf dich", "warten auf sie", "wo bist du", "wo sind sie", "sind alle schon",
             "beginnt jetzt", "fangt jetzt an", "hat schon angefangen", "schon im call", "fragt nach dir",
@@ -632,31 +1256,84 @@ extension RuleSet {
           { "language": "es", "words": [
             "te estamos esperando", "le estamos esperando", "te esperamos", "donde estas", "ya hemos empezado",
             "empieza ahora", "ya empezo", "estamos todos", "nos esperan", "te conectas", "se conecta",
-            "pregunta por ti" ] }
+            "pregunta por ti" ] },
+          { "language": "it", "words": [
+            "ti stiamo aspettando", "la stiamo aspettando", "vi stiamo aspettando", "ti aspettiamo",
+            "la aspettiamo", "ti stanno aspettando", "la stanno aspettando", "ti aspettano", "la aspettano",
+            "siamo tutti qui", "siamo tutti in sala", "siamo tutti collegati", "già collegati", "dove sei",
+            "dove sei finito", "dove sei finita", "ci sei", "stiamo iniziando", "iniziamo senza di te",
+            "abbiamo già iniziato", "è già iniziata", "già iniziata", "è in reception", "alla reception",
+            "ti cercano", "la cercano", "ti sta cercando", "la sta cercando", "chiede di te", "chiede di lei",
+            "in linea per te", "in linea per lei", "collegati ora", "ti colleghi", "si collega" ] },
+          { "language": "pt", "words": [
+            "estamos à espera", "estamos à tua espera", "estamos à sua espera", "estamos todos à espera",
+            "à sua espera", "à tua espera", "estamos esperando", "estamos te esperando",
+            "estamos esperando você", "esperando por você", "estamos a aguardar", "estamos aguardando",
+            "aguardamos por si", "todos à espera", "todos esperando", "todo mundo esperando", "onde estás",
+            "onde você está", "cadê você", "já começou", "já começámos", "começamos sem você",
+            "começámos sem ti", "vamos começar sem", "está a começar", "está começando", "começa agora",
+            "estamos todos", "já estamos todos", "estão na receção", "está na receção", "está na recepção",
+            "estão na recepção", "está em linha", "estão em linha", "está na linha", "perguntam por si",
+            "pergunta por si", "pergunta por ti", "perguntando por você", "estão perguntando por",
+            "entra na chamada", "entre na chamada", "junta te a nós", "estão todos à espera",
+            "está tudo à espera" ] }
         ],
         "today": [
-          { "language": "en", "words": ["today", "today's", "this morning"] },
-          { "language": "de", "words": ["heute", "heute fruh", "heute vormittag", "heute morgen"] },
-          { "language": "fr", "words": ["aujourd'hui", "ce matin", "ce jour"] },
-          { "language": "es", "words": ["hoy", "esta manana"] }
+          { "language": "en", "words": [
+            "today", "today's", "this morning" ] },
+          { "language": "de", "words": [
+            "heute", "heute fruh", "heute vormittag", "heute morgen" ] },
+          { "language": "fr", "words": [
+            "aujourd'hui", "ce matin", "ce jour" ] },
+          { "language": "es", "words": [
+            "hoy", "esta manana" ] },
+          { "language": "it", "words": [
+            "oggi", "odierno", "odierna", "in data odierna", "stamattina", "stamani", "stamane",
+            "questa mattina" ] },
+          { "language": "pt", "words": [
+            "hoje", "de hoje", "hj", "esta manhã", "hoje de manhã" ] }
         ],
         "tomorrow": [
-          { "language": "en", "words": ["tomorrow", "tmrw", "tomorrow's"] },
-          { "language": "de", "words": ["morgen", "morgig", "morgigen"] },
-          { "language": "fr", "words": ["demain"] },
-          { "language": "es", "words": ["manana"] }
+          { "language": "en", "words": [
+            "tomorrow", "tmrw", "tomorrow's" ] },
+          { "language": "de", "words": [
+            "morgen", "morgig", "morgigen" ] },
+          { "language": "fr", "words": [
+            "demain" ] },
+          { "language": "es", "words": [
+            "manana" ] },
+          { "language": "it", "words": [
+            "domani", "domattina" ] },
+          { "language": "pt", "words": [
+            "amanhã", "de amanhã" ] }
         ],
         "day_after_tomorrow": [
-          { "language": "en", "words": ["day after tomorrow"] },
-          { "language": "de", "words": ["ubermorgen"] },
-          { "language": "fr", "words": ["apres-demain", "apres demain"] },
-          { "language": "es", "words": ["pasado manana"] }
+          { "language": "en", "words": [
+            "day after tomorrow" ] },
+          { "language": "de", "words": [
+            "ubermorgen" ] },
+          { "language": "fr", "words": [
+            "apres-demain", "apres demain" ] },
+          { "language": "es", "words": [
+            "pasado manana" ] },
+          { "language": "it", "words": [
+            "dopodomani", "dopo domani" ] },
+          { "language": "pt", "words": [
+            "depois de amanhã" ] }
         ],
         "yesterday": [
-          { "language": "en", "words": ["yesterday", "last night"] },
-          { "language": "de", "words": ["gestern", "gestern abend"] },
-          { "language": "fr", "words": ["hier", "hier soir"] },
-          { "language": "es", "words": ["ayer", "anoche"] }
+          { "language": "en", "words": [
+            "yesterday", "last night" ] },
+          { "language": "de", "words": [
+            "gestern", "gestern abend" ] },
+          { "language": "fr", "words": [
+            "hier", "hier soir" ] },
+          { "language": "es", "words": [
+            "ayer", "anoche" ] },
+          { "language": "it", "words": [
+            "ieri", "ieri sera", "ieri notte", "l'altro ieri", "altroieri" ] },
+          { "language": "pt", "words": [
+            "ontem", "ontem à noite", "ontem de noite" ] }
         ],
         "today_deadline": [
           { "language": "en", "words": [
@@ -666,51 +1343,112 @@ extension RuleSet {
             "noch heute", "heute noch", "bis heute", "heute bitte", "im laufe des tages", "im lauf des tages",
             "heute fallig", "endet heute", "lauft heute ab", "spatestens heute" ] },
           { "language": "fr", "words": [
-            "aujourd'hui meme", "d'ici ce soir", "avant ce soir", "dans la journee", "aujourd'hui au plus tard",
-            "pour aujourd'hui", "avant la fin de la journee", "des aujourd'hui" ] },
+            "aujourd'hui meme", "d'ici ce soir", "avant ce soir", "dans la journee",
+            "aujourd'hui au plus tard", "pour aujourd'hui", "avant la fin de la journee", "des aujourd'hui" ] },
           { "language": "es", "words": [
             "hoy mismo", "antes de que acabe el dia", "a lo largo del dia", "durante el dia", "para hoy",
-            "hoy sin falta", "antes de esta noche", "como tarde hoy" ] }
+            "hoy sin falta", "antes de esta noche", "como tarde hoy" ] },
+          { "language": "it", "words": [
+            "entro oggi", "oggi stesso", "in giornata", "entro la giornata", "entro la giornata odierna",
+            "nel corso della giornata", "entro stasera", "entro questa sera", "prima di stasera", "per oggi",
+            "oggi al più tardi", "non oltre oggi", "scade oggi", "in scadenza oggi", "stesso giorno",
+            "oggi entro", "oggi senza fallo" ] },
+          { "language": "pt", "words": [
+            "hoje mesmo", "ainda hoje", "para hoje", "hoje sem falta", "o mais tardar hoje", "no mesmo dia",
+            "no próprio dia", "durante o dia", "ao longo do dia", "ainda durante o dia", "vence hoje",
+            "prazo é hoje", "hoje mais tarde", "mais tarde hoje", "mais logo", "logo mais" ] }
         ],
         "tonight": [
-          { "language": "en", "words": ["tonight", "this evening"] },
-          { "language": "de", "words": ["heute abend", "heute nacht", "abends"] },
-          { "language": "fr", "words": ["ce soir", "cette nuit", "ce soir-la"] },
-          { "language": "es", "words": ["esta noche", "esta tarde-noche"] }
+          { "language": "en", "words": [
+            "tonight", "this evening" ] },
+          { "language": "de", "words": [
+            "heute abend", "heute nacht", "abends" ] },
+          { "language": "fr", "words": [
+            "ce soir", "cette nuit", "ce soir-la" ] },
+          { "language": "es", "words": [
+            "esta noche", "esta tarde-noche" ] },
+          { "language": "it", "words": [
+            "stasera", "stanotte", "questa sera", "questa notte", "in serata" ] },
+          { "language": "pt", "words": [
+            "esta noite", "hoje à noite", "hoje de noite", "logo à noite", "nesta noite" ] }
         ],
         "afternoon": [
-          { "language": "en", "words": ["this afternoon", "afternoon"] },
-          { "language": "de", "words": ["heute nachmittag", "nachmittag", "nachmittags"] },
-          { "language": "fr", "words": ["cet apres-midi", "cet apres midi", "apres-midi"] },
-          { "language": "es", "words": ["esta tarde", "por la tarde"] }
+          { "language": "en", "words": [
+            "this afternoon", "afternoon" ] },
+          { "language": "de", "words": [
+            "heute nachmittag", "nachmittag", "nachmittags" ] },
+          { "language": "fr", "words": [
+            "cet apres-midi", "cet apres midi", "apres-midi" ] },
+          { "language": "es", "words": [
+            "esta tarde", "por la tarde" ] },
+          { "language": "it", "words": [
+            "pomeriggio", "questo pomeriggio", "oggi pomeriggio", "nel pomeriggio" ] },
+          { "language": "pt", "words": [
+            "esta tarde", "nesta tarde", "hoje à tarde", "à tarde", "de tarde", "pela tarde",
+            "durante a tarde", "período da tarde" ] }
         ],
         "morning": [
-          { "language": "en", "words": ["morning"] },
-          { "language": "de", "words": ["vormittag", "vormittags", "fruh"] },
-          { "language": "fr", "words": ["matin", "matinee"] },
-          { "language": "es", "words": ["por la manana", "a primera hora"] }
+          { "language": "en", "words": [
+            "morning" ] },
+          { "language": "de", "words": [
+            "vormittag", "vormittags", "fruh" ] },
+          { "language": "fr", "words": [
+            "matin", "matinee" ] },
+          { "language": "es", "words": [
+            "por la manana", "a primera hora" ] },
+          { "language": "it", "words": [
+            "mattina", "mattino", "mattinata", "in mattinata" ] },
+          { "language": "pt", "words": [
+            "manhã", "de manhã", "pela manhã", "logo de manhã", "logo pela manhã", "na parte da manhã",
+            "primeira hora", "logo cedo", "madrugada" ] }
         ],
         "noon": [
-          { "language": "en", "words": ["noon", "midday", "lunchtime", "lunch time"] },
-          { "language": "de", "words": ["mittag", "mittags", "mittagszeit"] },
-          { "language": "fr", "words": ["midi"] },
-          { "language": "es", "words": ["mediodia"] }
+          { "language": "en", "words": [
+            "noon", "midday", "lunchtime", "lunch time" ] },
+          { "language": "de", "words": [
+            "mittag", "mittags", "mittagszeit" ] },
+          { "language": "fr", "words": [
+            "midi" ] },
+          { "language": "es", "words": [
+            "mediodia" ] },
+          { "language": "it", "words": [
+            "mezzogiorno", "mezzodì", "ora di pranzo", "pausa pranzo" ] },
+          { "language": "pt", "words": [
+            "meio dia", "meiodia", "hora do almoço", "hora de almoço", "ao almoço" ] }
         ],
         "midnight": [
-          { "language": "en", "words": ["midnight"] },
-          { "language": "de", "words": ["mitternacht"] },
-          { "language": "fr", "words": ["minuit"] },
-          { "language": "es", "words": ["medianoche"] }
+          { "language": "en", "words": [
+            "midnight" ] },
+          { "language": "de", "words": [
+            "mitternacht" ] },
+          { "language": "fr", "words": [
+            "minuit" ] },
+          { "language": "es", "words": [
+            "medianoche" ] },
+          { "language": "it", "words": [
+            "mezzanotte" ] },
+          { "language": "pt", "words": [
+            "meia noite", "meianoite" ] }
         ],
         "end_of_day": [
           { "language": "en", "words": [
-            "eod", "end of day", "end of the day", "end of business", "cob", "close of business", "eob", "end of play",
-            "eop" ] },
+            "eod", "end of day", "end of the day", "end of business", "cob", "close of business", "eob",
+            "end of play", "eop" ] },
           { "language": "de", "words": [
-            "feierabend", "dienstschluss", "tagesende", "ende des tages", "bis ende des tages", "geschaftsschluss",
-            "buroschluss" ] },
-          { "language": "fr", "words": ["fin de journee", "fin de la journee", "avant la fermeture"] },
-          { "language": "es", "words": ["final del dia", "fin del dia", "fin de la jornada", "cierre"] }
+            "feierabend", "dienstschluss", "tagesende", "ende des tages", "bis ende des tages",
+            "geschaftsschluss", "buroschluss" ] },
+          { "language": "fr", "words": [
+            "fin de journee", "fin de la journee", "avant la fermeture" ] },
+          { "language": "es", "words": [
+            "final del dia", "fin del dia", "fin de la jornada", "cierre" ] },
+          { "language": "it", "words": [
+            "fine giornata", "fine della giornata", "entro fine giornata", "a fine giornata",
+            "fine giornata lavorativa", "chiusura ufficio", "chiusura uffici", "orario di chiusura",
+            "prima della chiusura", "entro la chiusura", "fine turno" ] },
+          { "language": "pt", "words": [
+            "fim do dia", "final do dia", "ao fim do dia", "ao final do dia", "fim do expediente",
+            "final do expediente", "fim de expediente", "fecho do dia", "fim do dia útil",
+            "encerramento do expediente" ] }
         ],
         "within_hour": [
           { "language": "en", "words": [
@@ -721,21 +1459,32 @@ extension RuleSet {
             "innerhalb einer stunde", "in einer stunde", "in der nachsten stunde", "binnen einer stunde",
             "innerhalb der nachsten stunde", "in einer halben stunde", "in ner stunde" ] },
           { "language": "fr", "words": [
-            "dans l'heure", "d'ici une heure", "dans une heure", "dans la prochaine heure", "dans une demi-heure",
-            "d'ici une demi-heure" ] },
+            "dans l'heure", "d'ici une heure", "dans une heure", "dans la prochaine heure",
+            "dans une demi-heure", "d'ici une demi-heure" ] },
           { "language": "es", "words": [
             "en una hora", "en la proxima hora", "en menos de una hora", "dentro de una hora", "en media hora",
-            "antes de una hora" ] }
+            "antes de una hora" ] },
+          { "language": "it", "words": [
+            "entro un'ora", "entro l'ora", "tra un'ora", "fra un'ora", "nella prossima ora",
+            "entro la prossima ora", "meno di un'ora", "entro mezz'ora", "tra mezz'ora", "fra mezz'ora",
+            "entro mezzora", "tra mezzora", "fra mezzora", "nei prossimi 30 minuti", "entro 30 minuti",
+            "tra un'oretta", "entro un'oretta" ] },
+          { "language": "pt", "words": [
+            "dentro de uma hora", "numa hora", "em uma hora", "na próxima hora", "dentro da próxima hora",
+            "daqui a uma hora", "em até uma hora", "na próxima meia hora", "dentro de meia hora",
+            "em meia hora", "numa meia hora", "daqui a meia hora", "nos próximos 30 minutos",
+            "menos de uma hora" ] }
         ],
         "later": [
           { "language": "en", "words": [
-            "next week", "next month", "next year", "end of the week", "end of week", "later this week", "this week",
-            "in two weeks", "in a couple of weeks", "after the holidays", "in january", "in december", "next quarter",
-            "early next week", "by the end of the month", "end of month" ] },
+            "next week", "next month", "next year", "end of the week", "end of week", "later this week",
+            "this week", "in two weeks", "in a couple of weeks", "after the holidays", "in january",
+            "in december", "next quarter", "early next week", "by the end of the month", "end of month" ] },
           { "language": "de", "words": [
-            "nachste woche", "nachsten woche", "kommende woche", "kommenden woche", "nachsten monat", "ende der woche",
-            "diese woche", "im laufe der woche", "in zwei wochen", "nach den feiertagen", "im januar", "im dezember",
-            "nachstes jahr", "ende des monats", "monatsende", "anfang nachster woche" ] },
+            "nachste woche", "nachsten woche", "kommende woche", "kommenden woche", "nachsten monat",
+            "ende der woche", "diese woche", "im laufe der woche", "in zwei wochen", "nach den feiertagen",
+            "im januar", "im dezember", "nachstes jahr", "ende des monats", "monatsende",
+            "anfang nachster woche" ] },
           { "language": "fr", "words": [
             "la semaine prochaine", "semaine prochaine", "le mois prochain", "fin de semaine", "cette semaine",
             "dans deux semaines", "en janvier", "en decembre", "l'annee prochaine", "fin du mois",
@@ -743,180 +1492,422 @@ extension RuleSet {
           { "language": "es", "words": [
             "la semana que viene", "la proxima semana", "proxima semana", "el mes que viene", "el proximo mes",
             "final de semana", "esta semana", "en dos semanas", "en enero", "en diciembre", "el ano que viene",
-            "fin de mes", "despues de las fiestas" ] }
+            "fin de mes", "despues de las fiestas" ] },
+          { "language": "it", "words": [
+            "la prossima settimana", "prossima settimana", "settimana prossima", "il prossimo mese",
+            "prossimo mese", "mese prossimo", "anno prossimo", "prossimo anno", "fine settimana",
+            "entro fine settimana", "in settimana", "questa settimana", "tra due settimane",
+            "fra due settimane", "tra qualche settimana", "fra qualche settimana", "tra 15 giorni",
+            "fra 15 giorni", "tra quindici giorni", "nei prossimi giorni", "nei prossimi mesi", "più avanti",
+            "dopo le feste", "dopo le vacanze", "dopo le ferie", "dopo l'estate", "dopo natale", "dopo pasqua",
+            "a settembre", "a gennaio", "a dicembre", "prossimo trimestre", "inizio settimana prossima",
+            "inizio della prossima settimana", "fine mese", "entro fine mese", "fine del mese" ] },
+          { "language": "pt", "words": [
+            "próxima semana", "na próxima semana", "semana que vem", "na semana que vem", "para a semana",
+            "próximo mês", "no próximo mês", "mês que vem", "no mês que vem", "próximo ano", "ano que vem",
+            "no ano que vem", "fim da semana", "final da semana", "esta semana", "nesta semana",
+            "ainda esta semana", "em duas semanas", "daqui a duas semanas", "dentro de duas semanas",
+            "daqui a quinze dias", "em quinze dias", "próxima quinzena", "depois das férias",
+            "depois das festas", "depois do natal", "depois da páscoa", "em janeiro", "em dezembro",
+            "próximo trimestre", "início da próxima semana", "início do próximo mês", "fim do mês",
+            "final do mês" ] }
         ],
         "deadline_cue": [
           { "language": "en", "words": [
-            "by", "before", "until", "till", "due", "due by", "no later than", "deadline", "cutoff", "cut-off", "latest",
-            "submission" ] },
-          { "language": "de", "words": ["bis", "spatestens", "vor", "bis spatestens", "frist", "fallig", "deadline", "abgabe", "abgabetermin"] },
-          { "language": "fr", "words": ["avant", "d'ici", "au plus tard", "jusqu'a", "date limite", "delai", "pour", "rendu", "echeance"] },
-          { "language": "es", "words": ["antes de", "antes de las", "hasta", "a mas tardar", "como tarde", "plazo", "para", "entrega", "vencimiento"] }
+            "by", "before", "until", "till", "due", "due by", "no later than", "deadline", "cutoff", "cut-off",
+            "latest", "submission" ] },
+          { "language": "de", "words": [
+            "bis", "spatestens", "vor", "bis spatestens", "frist", "fallig", "deadline", "abgabe",
+            "abgabetermin" ] },
+          { "language": "fr", "words": [
+            "avant", "d'ici", "au plus tard", "jusqu'a", "date limite", "delai", "pour", "rendu", "echeance" ] },
+          { "language": "es", "words": [
+            "antes de", "antes de las", "hasta", "a mas tardar", "como tarde", "plazo", "para", "entrega",
+            "vencimiento" ] },
+          { "language": "it", "words": [
+            "entro", "entro le", "entro il", "entro e non oltre", "non oltre", "prima di", "prima delle",
+            "al più tardi", "fino a", "fino al", "fino alle", "scadenza", "termine", "termine ultimo", "scade",
+            "tassativamente" ] },
+          { "language": "pt", "words": [
+            "até", "até às", "até ao", "até o", "até dia", "até ao dia", "até o dia", "antes de", "antes das",
+            "antes do", "antes da", "o mais tardar", "no máximo até", "prazo", "prazo até", "data limite",
+            "limite", "vence", "vencimento", "entrega", "no prazo de", "impreterivelmente", "sem falta" ] }
         ],
         "since": [
-          { "language": "en", "words": ["since", "as of"] },
-          { "language": "de", "words": ["seit"] },
-          { "language": "fr", "words": ["depuis"] },
-          { "language": "es", "words": ["desde"] }
+          { "language": "en", "words": [
+            "since", "as of" ] },
+          { "language": "de", "words": [
+            "seit" ] },
+          { "language": "fr", "words": [
+            "depuis" ] },
+          { "language": "es", "words": [
+            "desde" ] },
+          { "language": "it", "words": [
+            "da", "dal", "dalle", "dall'", "a partire da", "a partire dalle", "da quando" ] },
+          { "language": "pt", "words": [
+            "desde", "desde as", "a partir de" ] }
         ],
         "ago": [
-          { "language": "en", "words": ["ago"] },
-          { "language": "de", "words": ["vor"] },
-          { "language": "fr", "words": ["il y a"] },
-          { "language": "es", "words": ["hace"] }
+          { "language": "en", "words": [
+            "ago" ] },
+          { "language": "de", "words": [
+            "vor" ] },
+          { "language": "fr", "words": [
+            "il y a" ] },
+          { "language": "es", "words": [
+            "hace" ] },
+          { "language": "it", "words": [
+            "fa" ] },
+          { "language": "pt", "words": [
+            "há", "atrás" ] }
         ],
         "within": [
-          { "language": "en", "words": ["in", "within", "in the next", "within the next", "in about", "in less than"] },
+          { "language": "en", "words": [
+            "in", "within", "in the next", "within the next", "in about", "in less than" ] },
           { "language": "de", "words": [
             "in", "innerhalb", "innerhalb von", "binnen", "in den nachsten", "in etwa", "in ca" ] },
-          { "language": "fr", "words": ["dans", "d'ici", "sous", "dans les", "d'ici les"] },
-          { "language": "es", "words": ["en", "dentro de", "en los proximos", "en unos", "en menos de"] }
+          { "language": "fr", "words": [
+            "dans", "d'ici", "sous", "dans les", "d'ici les" ] },
+          { "language": "es", "words": [
+            "en", "dentro de", "en los proximos", "en unos", "en menos de" ] },
+          { "language": "it", "words": [
+            "tra", "fra", "entro", "in", "nei prossimi", "nelle prossime", "entro i prossimi",
+            "entro le prossime", "in meno di", "tra circa", "fra circa", "in circa" ] },
+          { "language": "pt", "words": [
+            "em", "dentro de", "nos próximos", "nas próximas", "dentro dos próximos", "dentro das próximas",
+            "daqui a", "em cerca de", "em menos de", "em até", "no prazo de" ] }
         ],
         "minutes": [
-          { "language": "en", "words": ["minutes", "minute", "mins", "min"] },
-          { "language": "de", "words": ["minuten", "minute", "min"] },
-          { "language": "fr", "words": ["minutes", "minute", "min", "mn"] },
-          { "language": "es", "words": ["minutos", "minuto", "min"] }
+          { "language": "en", "words": [
+            "minutes", "minute", "mins", "min" ] },
+          { "language": "de", "words": [
+            "minuten", "minute", "min" ] },
+          { "language": "fr", "words": [
+            "minutes", "minute", "min", "mn" ] },
+          { "language": "es", "words": [
+            "minutos", "minuto", "min" ] },
+          { "language": "it", "words": [
+            "minuti", "minuto", "min" ] },
+          { "language": "pt", "words": [
+            "minutos", "minuto", "min", "mins" ] }
         ],
         "hours": [
-          { "language": "en", "words": ["hours", "hour", "hrs", "hr"] },
-          { "language": "de", "words": ["stunden", "stunde", "std"] },
-          { "language": "fr", "words": ["heures", "heure"] },
-          { "language": "es", "words": ["horas", "hora"] }
+          { "language": "en", "words": [
+            "hours", "hour", "hrs", "hr" ] },
+          { "language": "de", "words": [
+            "stunden", "stunde", "std" ] },
+          { "language": "fr", "words": [
+            "heures", "heure" ] },
+          { "language": "es", "words": [
+            "horas", "hora" ] },
+          { "language": "it", "words": [
+            "ore", "ora" ] },
+          { "language": "pt", "words": [
+            "horas", "hora", "hrs", "hr" ] }
         ],
         "user_time": [
-          { "language": "en", "words": ["your time", "your local time", "berlin time", "paris time", "madrid time"] },
-          { "language": "de", "words": ["deiner zeit", "ihrer zeit", "eurer zeit", "deutscher zeit"] },
-          { "language": "fr", "words": ["ton heure", "votre heure", "heure de paris", "heure francaise", "heure locale"] },
+          { "language": "en", "words": [
+            "your time", "your local time", "berlin time", "paris time", "madrid time" ] },
+          { "language": "de", "words": [
+            "deiner zeit", "ihrer zeit", "eurer zeit", "deutscher zeit" ] },
+          { "language": "fr", "words": [
+            "ton heure", "votre heure", "heure de paris", "heure francaise", "heure locale" ] },
           { "language": "es", "words": [
-            "tu hora", "su hora", "hora de madrid", "hora peninsular", "hora espanola", "hora local" ] }
+            "tu hora", "su hora", "hora de madrid", "hora peninsular", "hora espanola", "hora local" ] },
+          { "language": "it", "words": [
+            "ora italiana", "orario italiano", "ora locale", "orario locale", "ora di roma", "tua ora",
+            "sua ora", "tuo orario", "suo orario", "vostro orario" ] },
+          { "language": "pt", "words": [
+            "sua hora", "tua hora", "seu horário", "teu horário", "hora local", "horário local",
+            "hora de lisboa", "hora de portugal", "hora portuguesa", "hora continental",
+            "hora de portugal continental", "hora de brasília", "horário de brasília", "hora de são paulo" ] }
         ],
         "monday": [
-          { "language": "en", "words": ["monday", "mon"] },
-          { "language": "de", "words": ["montag"] },
-          { "language": "fr", "words": ["lundi"] },
-          { "language": "es", "words": ["lunes"] }
+          { "language": "en", "words": [
+            "monday", "mon" ] },
+          { "language": "de", "words": [
+            "montag" ] },
+          { "language": "fr", "words": [
+            "lundi" ] },
+          { "language": "es", "words": [
+            "lunes" ] },
+          { "language": "it", "words": [
+            "lunedì", "lun" ] },
+          { "language": "pt", "words": [
+            "segunda feira", "segunda", "seg", "2ª feira", "2a feira" ] }
         ],
         "tuesday": [
-          { "language": "en", "words": ["tuesday", "tue", "tues"] },
-          { "language": "de", "words": ["dienstag"] },
-          { "language": "fr", "words": ["mardi"] },
-          { "language": "es", "words": ["martes"] }
+          { "language": "en", "words": [
+            "tuesday", "tue", "tues" ] },
+          { "language": "de", "words": [
+            "dienstag" ] },
+          { "language": "fr", "words": [
+            "mardi" ] },
+          { "language": "es", "words": [
+            "martes" ] },
+          { "language": "it", "words": [
+            "martedì" ] },
+          { "language": "pt", "words": [
+            "terça feira", "terça", "3ª feira", "3a feira" ] }
         ],
         "wednesday": [
-          { "language": "en", "words": ["wednesday", "wed"] },
-          { "language": "de", "words": ["mittwoch"] },
-          { "language": "fr", "words": ["mercredi"] },
-          { "language": "es", "words": ["miercoles"] }
+          { "language": "en", "words": [
+            "wednesday", "wed" ] },
+          { "language": "de", "words": [
+            "mittwoch" ] },
+          { "language": "fr", "words": [
+            "mercredi" ] },
+          { "language": "es", "words": [
+            "miercoles" ] },
+          { "language": "it", "words": [
+            "mercoledì", "mer" ] },
+          { "language": "pt", "words": [
+            "quarta feira", "quarta", "qua", "4ª feira", "4a feira" ] }
         ],
         "thursday": [
-          { "language": "en", "words": ["thursday", "thu", "thurs"] },
-          { "language": "de", "words": ["donnerstag"] },
-          { "language": "fr", "words": ["jeudi"] },
-          { "language": "es", "words": ["jueves"] }
+          { "language": "en", "words": [
+            "thursday", "thu", "thurs" ] },
+          { "language": "de", "words": [
+            "donnerstag" ] },
+          { "language": "fr", "words": [
+            "jeudi" ] },
+          { "language": "es", "words": [
+            "jueves" ] },
+          { "language": "it", "words": [
+            "giovedì", "gio" ] },
+          { "language": "pt", "words": [
+            "quinta feira", "quinta", "qui", "5ª feira", "5a feira" ] }
         ],
         "friday": [
-          { "language": "en", "words": ["friday", "fri"] },
-          { "language": "de", "words": ["freitag"] },
-          { "language": "fr", "words": ["vendredi"] },
-          { "language": "es", "words": ["viernes"] }
+          { "language": "en", "words": [
+            "friday", "fri" ] },
+          { "language": "de", "words": [
+            "freitag" ] },
+          { "language": "fr", "words": [
+            "vendredi" ] },
+          { "language": "es", "words": [
+            "viernes" ] },
+          { "language": "it", "words": [
+            "venerdì", "ven" ] },
+          { "language": "pt", "words": [
+            "sexta feira", "sexta", "sex", "6ª feira", "6a feira" ] }
         ],
         "saturday": [
-          { "language": "en", "words": ["saturday"] },
-          { "language": "de", "words": ["samstag", "sonnabend"] },
-          { "language": "fr", "words": ["samedi"] },
-          { "language": "es", "words": ["sabado"] }
+          { "language": "en", "words": [
+            "saturday" ] },
+          { "language": "de", "words": [
+            "samstag", "sonnabend" ] },
+          { "language": "fr", "words": [
+            "samedi" ] },
+          { "language": "es", "words": [
+            "sabado" ] },
+          { "language": "it", "words": [
+            "sabato", "sab" ] },
+          { "language": "pt", "words": [
+            "sábado", "sáb" ] }
         ],
         "sunday": [
-          { "language": "en", "words": ["sunday"] },
-          { "language": "de", "words": ["sonntag"] },
-          { "language": "fr", "words": ["dimanche"] },
-          { "language": "es", "words": ["domingo"] }
+          { "language": "en", "words": [
+            "sunday" ] },
+          { "language": "de", "words": [
+            "sonntag" ] },
+          { "language": "fr", "words": [
+            "dimanche" ] },
+          { "language": "es", "words": [
+            "domingo" ] },
+          { "language": "it", "words": [
+            "domenica", "dom" ] },
+          { "language": "pt", "words": [
+            "domingo", "dom" ] }
         ],
         "january": [
-          { "language": "en", "words": ["january", "jan"] },
-          { "language": "de", "words": ["januar", "janner"] },
-          { "language": "fr", "words": ["janvier", "janv"] },
-          { "language": "es", "words": ["enero", "ene"] }
+          { "language": "en", "words": [
+            "january", "jan" ] },
+          { "language": "de", "words": [
+            "januar", "janner" ] },
+          { "language": "fr", "words": [
+            "janvier", "janv" ] },
+          { "language": "es", "words": [
+            "enero", "ene" ] },
+          { "language": "it", "words": [
+            "gennaio", "gen" ] },
+          { "language": "pt", "words": [
+            "janeiro", "jan" ] }
         ],
         "february": [
-          { "language": "en", "words": ["february", "feb"] },
-          { "language": "de", "words": ["februar"] },
-          { "language": "fr", "words": ["fevrier", "fevr"] },
-          { "language": "es", "words": ["febrero"] }
+          { "language": "en", "words": [
+            "february", "feb" ] },
+          { "language": "de", "words": [
+            "februar" ] },
+          { "language": "fr", "words": [
+            "fevrier", "fevr" ] },
+          { "language": "es", "words": [
+            "febrero" ] },
+          { "language": "it", "words": [
+            "febbraio", "feb", "febbr" ] },
+          { "language": "pt", "words": [
+            "fevereiro", "fev" ] }
         ],
         "march": [
-          { "language": "en", "words": ["march"] },
-          { "language": "de", "words": ["marz"] },
-          { "language": "fr", "words": ["mars"] },
-          { "language": "es", "words": ["marzo"] }
+          { "language": "en", "words": [
+            "march" ] },
+          { "language": "de", "words": [
+            "marz" ] },
+          { "language": "fr", "words": [
+            "mars" ] },
+          { "language": "es", "words": [
+            "marzo" ] },
+          { "language": "it", "words": [
+            "marzo" ] },
+          { "language": "pt", "words": [
+            "março" ] }
         ],
         "april": [
-          { "language": "en", "words": ["april", "apr"] },
-          { "language": "fr", "words": ["avril", "avr"] },
-          { "language": "es", "words": ["abril", "abr"] }
+          { "language": "en", "words": [
+            "april", "apr" ] },
+          { "language": "fr", "words": [
+            "avril", "avr" ] },
+          { "language": "es", "words": [
+            "abril", "abr" ] },
+          { "language": "it", "words": [
+            "aprile", "apr" ] },
+          { "language": "pt", "words": [
+            "abril", "abr" ] }
         ],
         "may": [
-          { "language": "de", "words": ["mai"] },
-          { "language": "es", "words": ["mayo"] }
+          { "language": "de", "words": [
+            "mai" ] },
+          { "language": "es", "words": [
+            "mayo" ] },
+          { "language": "it", "words": [
+            "maggio", "mag" ] },
+          { "language": "pt", "words": [
+            "maio", "mai" ] }
         ],
         "june": [
-          { "language": "en", "words": ["june", "jun"] },
-          { "language": "de", "words": ["juni"] },
-          { "language": "fr", "words": ["juin"] },
-          { "language": "es", "words": ["junio"] }
+          { "language": "en", "words": [
+            "june", "jun" ] },
+          { "language": "de", "words": [
+            "juni" ] },
+          { "language": "fr", "words": [
+            "juin" ] },
+          { "language": "es", "words": [
+            "junio" ] },
+          { "language": "it", "words": [
+            "giugno", "giu" ] },
+          { "language": "pt", "words": [
+            "junho", "jun" ] }
         ],
         "july": [
-          { "language": "en", "words": ["july", "jul"] },
-          { "language": "de", "words": ["juli"] },
-          { "language": "fr", "words": ["juillet", "juil"] },
-          { "language": "es", "words": ["julio"] }
+          { "language": "en", "words": [
+            "july", "jul" ] },
+          { "language": "de", "words": [
+            "juli" ] },
+          { "language": "fr", "words": [
+            "juillet", "juil" ] },
+          { "language": "es", "words": [
+            "julio" ] },
+          { "language": "it", "words": [
+            "luglio", "lug" ] },
+          { "language": "pt", "words": [
+            "julho", "jul" ] }
         ],
         "august": [
-          { "language": "en", "words": ["august", "aug"] },
-          { "language": "fr", "words": ["aout"] },
-          { "language": "es", "words": ["agosto", "ago"] }
+          { "language": "en", "words": [
+            "august", "aug" ] },
+          { "language": "fr", "words": [
+            "aout" ] },
+          { "language": "es", "words": [
+            "agosto", "ago" ] },
+          { "language": "it", "words": [
+            "agosto", "ago" ] },
+          { "language": "pt", "words": [
+            "agosto", "ago" ] }
         ],
         "september": [
-          { "language": "en", "words": ["september", "sep", "sept"] },
-          { "language": "fr", "words": ["septembre"] },
-          { "language": "es", "words": ["septiembre", "setiembre"] }
+          { "language": "en", "words": [
+            "september", "sep", "sept" ] },
+          { "language": "fr", "words": [
+            "septembre" ] },
+          { "language": "es", "words": [
+            "septiembre", "setiembre" ] },
+          { "language": "it", "words": [
+            "settembre", "set", "sett" ] },
+          { "language": "pt", "words": [
+            "setembro" ] }
         ],
         "october": [
-          { "language": "en", "words": ["october", "oct"] },
-          { "language": "de", "words": ["oktober", "okt"] },
-          { "language": "fr", "words": ["octobre"] },
-          { "language": "es", "words": ["octubre"] }
+          { "language": "en", "words": [
+            "october", "oct" ] },
+          { "language": "de", "words": [
+            "oktober", "okt" ] },
+          { "language": "fr", "words": [
+            "octobre" ] },
+          { "language": "es", "words": [
+            "octubre" ] },
+          { "language": "it", "words": [
+            "ottobre", "ott" ] },
+          { "language": "pt", "words": [
+            "outubro" ] }
         ],
         "november": [
-          { "language": "en", "words": ["november", "nov"] },
-          { "language": "fr", "words": ["novembre"] },
-          { "language": "es", "words": ["noviembre"] }
+          { "language": "en", "words": [
+            "november", "nov" ] },
+          { "language": "fr", "words": [
+            "novembre" ] },
+          { "language": "es", "words": [
+            "noviembre" ] },
+          { "language": "it", "words": [
+            "novembre", "nov" ] },
+          { "language": "pt", "words": [
+            "novembro", "nov" ] }
         ],
         "december": [
-          { "language": "en", "words": ["december", "dec"] },
-          { "language": "de", "words": ["dezember", "dez"] },
-          { "language": "fr", "words": ["decembre"] },
-          { "language": "es", "words": ["diciembre", "dic"] }
+          { "language": "en", "words": [
+            "december", "dec" ] },
+          { "language": "de", "words": [
+            "dezember", "dez" ] },
+          { "language": "fr", "words": [
+            "decembre" ] },
+          { "language": "es", "words": [
+            "diciembre", "dic" ] },
+          { "language": "it", "words": [
+            "dicembre", "dic" ] },
+          { "language": "pt", "words": [
+            "dezembro" ] }
         ],
         "bank_change": [
           { "language": "en", "words": [
-            "new bank details", "changed bank details", "updated bank details", "our bank details have changed",
-            "new account details", "new account number", "changed our bank", "new iban" ] },
+            "new bank details", "changed bank details", "updated bank details",
+            "our bank details have changed", "new account details", "new account number", "changed our bank",
+            "new iban" ] },
           { "language": "de", "words": [
-            "neue bankverbindung", "geanderte bankverbindung", "kontoverbindung geandert", "neue kontoverbindung",
-            "neues konto", "neue iban", "bankverbindung hat sich geandert" ] },
+            "neue bankverbindung", "geanderte bankverbindung", "kontoverbindung geandert",
+            "neue kontoverbindung", "neues konto", "neue iban", "bankverbindung hat sich geandert" ] },
           { "language": "fr", "words": [
             "nouvelles coordonnees bancaires", "nouveau rib", "nouvel iban", "changement de rib",
             "coordonnees bancaires ont change", "nouveau compte" ] },
           { "language": "es", "words": [
-            "nuevos datos bancarios", "nueva cuenta bancaria", "nuevo iban", "cambio de cuenta", "nueva cuenta",
-            "datos bancarios han cambiado" ] }
+            "nuevos datos bancarios", "nueva cuenta bancaria", "nuevo iban", "cambio de cuenta",
+            "nueva cuenta", "datos bancarios han cambiado" ] },
+          { "language": "it", "words": [
+            "nuove coordinate bancarie", "coordinate bancarie aggiornate", "variazione coordinate bancarie",
+            "variazione delle coordinate bancarie", "cambio coordinate bancarie",
+            "modifica coordinate bancarie", "coordinate bancarie modificate",
+            "coordinate bancarie sono cambiate", "nuovo iban", "iban aggiornato", "cambio iban",
+            "cambio di iban", "variazione iban", "modifica iban", "nuovo conto corrente",
+            "variazione conto corrente", "nuovi estremi bancari", "estremi bancari aggiornati",
+            "nuovi dati bancari", "dati bancari aggiornati", "cambiato banca" ] },
+          { "language": "pt", "words": [
+            "novos dados bancários", "dados bancários alterados", "alteração de dados bancários",
+            "alteração dos dados bancários", "mudança de dados bancários", "os nossos dados bancários",
+            "nossos dados bancários", "nova conta bancária", "novo iban", "novo nib", "nova conta",
+            "mudámos de banco", "alteração de iban", "alteração do iban", "mudança de conta" ] }
         ]
       },
       "automated_senders": [
-        "noreply", "donotreply", "mailerdaemon", "postmaster", "notification", "notify", "newsletter", "bounce",
-        "mailer"
+        "noreply", "donotreply", "mailerdaemon", "postmaster", "notification", "notify", "newsletter",
+        "bounce", "mailer"
       ]
     }
     """#

@@ -189,6 +189,8 @@ public struct UrgencyScorer: Sendable {
         ("de", ["der", "die", "das", "und", "ist", "ich", "sie", "wir", "nicht", "mit", "bitte", "fur", "auf", "du", "den", "ein", "eine"]),
         ("fr", ["le", "la", "les", "et", "vous", "est", "pour", "une", "des", "nous", "je", "pas", "avec", "du", "au", "merci", "sur"]),
         ("es", ["el", "los", "las", "y", "que", "es", "para", "por", "una", "con", "su", "del", "al", "gracias", "tu", "lo"]),
+        ("it", ["il", "che", "per", "di", "della", "delle", "degli", "dei", "gli", "sono", "del", "nel", "nella", "alla", "questo", "questa", "anche", "ho"]),
+        ("pt", ["nao", "voce", "uma", "os", "do", "da", "em", "ao", "e", "dos", "das", "com", "pelo", "pela", "isso", "tambem", "obrigado", "muito"]),
     ]
 
     /// Each stopword and the languages it belongs to, as bits in `stopwords` order: one lookup a token.
