@@ -57,6 +57,14 @@ public enum RuleID: String, CaseIterable, Sendable, Codable {
     case paymentScam = "payment_scam"
     case impersonation = "impersonation"
     case lookalikeDomain = "lookalike_domain"
+
+    // Version 2026-11-27.1: urgent mail that carries no urgency word (work stopped, people or
+    // customers affected, someone waiting in person, money about to fail, a stated consequence).
+    case workStopped = "work_stopped"
+    case peopleAffected = "people_affected"
+    case someoneHere = "someone_here"
+    case moneyAtRisk = "money_at_risk"
+    case consequence = "consequence"
     /// Not a signal: its weight is the floor (e.g. -30) below which the bulk and machine-mail rules
     /// together may not pull a message that carries a strong event signal (security, incident, travel,
     /// health). It fires with the positive difference, so a fraud alert from a no-reply sender in
@@ -85,6 +93,19 @@ public enum PhraseFamily: String, CaseIterable, Sendable, Codable {
     case paymentAsk = "payment_ask", secrecy
     /// Bank details said to have changed: a payment ask that needs no secrecy to be a scam.
     case bankChange = "bank_change"
+    // Situations that are urgent without an urgency word.
+    /// Work or operations stopped or unable to proceed ("line down", "linea ferma", "parada").
+    case workStopped = "work_stopped"
+    /// People idle or blocked right now ("crew waiting", "operai fermi").
+    case peopleIdle = "people_idle"
+    /// Customers, clients, patients or users affected ("customers affected", "cliente bloccato").
+    case customerImpact = "customer_impact"
+    /// A person physically waiting for the user ("at reception", "in portineria", "na receção").
+    case someoneHere = "someone_here"
+    /// A payment or service about to fail ("will bounce", "insufficient funds", "vai ser cortado").
+    case moneyConsequence = "money_consequence"
+    /// What is lost if nothing happens ("otherwise", "we'll miss the truck", "altrimenti").
+    case consequenceCue = "consequence_cue"
     /// Words that, right before an urgency word or a closure word, turn it around ("not", "nicht", "pas").
     case negator
     // Time vocabulary.
@@ -380,6 +401,11 @@ extension RuleID {
         case .impersonation: "display name impersonates someone"
         case .lookalikeDomain: "a look-alike domain"
         case .bulkFloor: "machine-mail penalties limited by a strong event"
+        case .workStopped: "work or operations have stopped"
+        case .peopleAffected: "people or customers are affected now"
+        case .someoneHere: "someone is waiting in person"
+        case .moneyAtRisk: "a payment or service is about to fail"
+        case .consequence: "says what is lost if nothing happens"
         }
     }
 }

@@ -35,5 +35,14 @@ enum EventRules {
                   message.timely || message.reading.verdict == .passed || message.found(.meetingWord) != nil else { return nil }
             return Evidence(match.language, why: message.why("people are waiting for the user (\(match.language))"))
         },
+        // Urgent without an urgency word: what is happening says it.
+        .phrase(.workStopped, .events, .workStopped, says: "work or operations have stopped"),
+        Rule(.peopleAffected, .events) { message in
+            (message.found(.peopleIdle) ?? message.found(.customerImpact)).map { match in
+                Evidence(match.language, why: message.why("people or customers are affected now (\(match.language), \(message.place(match)))"))
+            }
+        },
+        .phrase(.someoneHere, .events, .someoneHere, says: "someone is waiting in person"),
+        .phrase(.moneyAtRisk, .events, .moneyConsequence, says: "a payment or service is about to fail"),
     ]
 }

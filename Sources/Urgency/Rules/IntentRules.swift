@@ -3,6 +3,7 @@ enum IntentRules {
     static let all: [Rule] = [
         .phrase(.decisionAsk, .intent, .decisionAsk, says: "asks for a decision or approval"),
         .phrase(.blocking, .intent, .blocking, says: "says something is blocked or due"),
+        .phrase(.consequence, .intent, .consequenceCue, says: "says what is lost if nothing happens"),
         Rule(.question, .intent) { message in
             message.direct && message.asks ? Evidence(why: message.why("asks the user a question")) : nil
         },
