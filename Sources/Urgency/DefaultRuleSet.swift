@@ -403,8 +403,8 @@ extension RuleSet {
             "queda de energia", "falta de energia", "falta de luz", "sem luz", "sem energia",
             "corte de energia", "falha de energia", "sem aquecimento", "sem aquecimento central",
             "disjuntor disparou", "alarme", "alarme disparou", "em alarme", "alarme crítico", "alerta crítico",
-            "de plantão", "de piquete", "de prevenção", "de sobreaviso", "escalado", "escalonado",
-            "escalonada", "escalado para si", "escalado para você", "produção parada", "linha parada",
+            "de piquete", "de prevenção", "de sobreaviso", "escalado", "escalonado", "escalonada",
+            "escalado para si", "escalado para você", "produção parada", "linha parada",
             "linha de produção parada", "máquina parada", "máquinas paradas", "equipamento parado",
             "paragem de produção", "paragem da produção", "paragem da linha", "paragem de linha",
             "paragem não planeada", "parada de linha", "parada de produção", "parada não programada",
@@ -425,10 +425,10 @@ extension RuleSet {
             "gabinete de crise", "célula de crise", "war room", "sem combustível", "sem gasóleo", "sem diesel",
             "servidor não responde", "sistema não responde", "falha no sistema", "falha do sistema",
             "sistema em baixo", "servidor em baixo", "site em baixo", "rede em baixo", "fora de serviço",
-            "sem serviço", "avariou", "disparou o alarme", "em plantão", "ecrã preto", "ecrã azul",
-            "ecrã congelado", "tela azul", "tela preta", "tela congelada", "sistema travou",
-            "computador travou", "servidor travou", "travou tudo", "está dando erro", "estão dando erro",
-            "está a dar erro", "estão a dar erro" ] }
+            "sem serviço", "avariou", "disparou o alarme", "ecrã preto", "ecrã azul", "ecrã congelado",
+            "tela azul", "tela preta", "tela congelada", "sistema travou", "computador travou",
+            "servidor travou", "travou tudo", "está dando erro", "estão dando erro", "está a dar erro",
+            "estão a dar erro" ] }
         ],
         "security": [
           { "language": "en", "words": [
@@ -602,7 +602,7 @@ extension RuleSet {
             "quando lhe for conveniente", "com calma", "na calma", "sem stress", "sem estresse", "sem pressão",
             "baixa prioridade", "prioridade baixa", "não é prioritário", "não é prioridade",
             "não é prioridade nenhuma", "não tem prazo", "sem prazo", "não há prazo", "não se preocupe",
-            "não te preocupes", "não se preocupa", "não faz mal", "se não der", "no seu tempo", "no teu tempo",
+            "não te preocupes", "não se preocupa", "não faz mal", "no seu tempo", "no teu tempo",
             "ao seu ritmo", "o tempo que precisar", "próxima semana serve", "semana que vem serve" ] }
         ],
         "closure": [
@@ -613,7 +613,7 @@ extension RuleSet {
             "false alarm", "never mind", "nevermind", "disregard", "please ignore", "cancelled the alert",
             "solved", "up and running", "done, thanks", "handled", "postmortem", "post-mortem",
             "i'll take care of it", "i'll handle it", "i'll sort it", "i'll get her", "i'll grab him",
-            "i'll grab her", "i've got it covered" ] },
+            "i'll grab her", "i've got it covered", "running again", "restarted" ] },
           { "language": "de", "words": [
             "behoben", "erledigt", "geklart", "gelost", "entwarnung", "lauft wieder", "laufen wieder",
             "funktioniert wieder", "wieder online", "wiederhergestellt", "ticket geschlossen",
@@ -646,7 +646,8 @@ extension RuleSet {
             "non serve più", "non più necessario", "non è più necessario", "ignora", "ignori", "ignorate",
             "ignorare", "post mortem", "postmortem", "ci penso io", "me ne occupo io", "me ne occupo",
             "ci pensiamo noi", "vado io", "ci vado io", "passo io", "lo prendo io", "la prendo io",
-            "li prendo io" ] },
+            "li prendo io", "ripartita", "ripartito", "ripartiti", "ripartite", "andata via", "è passata",
+            "è passato" ] },
           { "language": "pt", "words": [
             "resolvido", "resolvida", "resolvidos", "resolvidas", "tudo resolvido", "solucionado",
             "solucionada", "solucionados", "solucionadas", "corrigido", "corrigida", "corrigidos",
@@ -691,7 +692,7 @@ extension RuleSet {
             "per conoscenza", "per tua conoscenza", "per sua conoscenza", "per vostra conoscenza",
             "per opportuna conoscenza", "per opportuna informazione", "per informazione",
             "per tua informazione", "per sua informazione", "per vostra informazione", "a titolo informativo",
-            "solo per informazione", "per info", "fyi", "p.c.", "ti metto in copia", "vi metto in copia",
+            "solo per informazione", "per info", "fyi", "ti metto in copia", "vi metto in copia",
             "la metto in copia", "in copia", "in cc", "nessuna azione richiesta", "nessuna azione necessaria",
             "richiesta alcuna azione", "nulla da fare", "niente da fare", "non serve rispondere",
             "non occorre rispondere", "non è necessario rispondere", "nessuna risposta necessaria",
@@ -830,7 +831,7 @@ extension RuleSet {
             "confirm your credentials", "verify your credentials", "confirm your login",
             "confirm your bank details", "re-confirm your bank details", "verify your bank details",
             "update your bank details", "confirm your password", "via the link below", "using the link below",
-            "will be deactivated" ] },
+            "will be deactivated", "confirm your payment details", "confirm your payment information" ] },
           { "language": "de", "words": [
             "verifizieren sie", "bestatigen sie ihr konto", "bestatigen sie ihre identitat",
             "identitat bestatigen", "postfach ist voll", "postfach voll", "speicherlimit", "speicherplatz",
@@ -2182,12 +2183,12 @@ extension RuleSet {
             "diante do conselho", "perante o conselho", "na frente do conselho", "frente ao conselho",
             "na frente da diretoria", "perante a direção", "apresentação à diretoria", "na frente do cliente",
             "diante do cliente", "demo ao vivo", "demonstração ao vivo", "escalado pelo cliente",
-            "o cliente escalou", "escalação", "escalonamento", "reclamação", "reclamações",
-            "reclamação formal", "queixa", "queixas", "cliente irritado", "cliente furioso",
-            "cliente chateado", "muito chateado", "ameaça cancelar", "ameaçou cancelar", "ameaça rescindir",
-            "rescindir o contrato", "cliente estratégico", "cliente chave", "grande cliente",
-            "nosso maior cliente", "cliente vip", "violação de sla", "quebra de sla", "descumprimento do sla",
-            "clientes ligando", "clientes reclamando", "os clientes estão ligando" ] }
+            "o cliente escalou", "escalação", "reclamação", "reclamações", "reclamação formal", "queixa",
+            "queixas", "cliente irritado", "cliente furioso", "cliente chateado", "muito chateado",
+            "ameaça cancelar", "ameaçou cancelar", "ameaça rescindir", "rescindir o contrato",
+            "cliente estratégico", "cliente chave", "grande cliente", "nosso maior cliente", "cliente vip",
+            "violação de sla", "quebra de sla", "descumprimento do sla", "clientes ligando",
+            "clientes reclamando", "os clientes estão ligando" ] }
         ],
         "someone_here": [
           { "language": "en", "words": [
@@ -2255,11 +2256,10 @@ extension RuleSet {
             "está lá em baixo", "já está aqui", "está aqui para", "está à porta", "está na porta",
             "está lá fora", "esperando lá fora", "à espera lá fora", "aguardando na recepção",
             "à espera na receção", "uma visita para", "visita para você", "visita para si", "tem visita",
-            "tens visita", "um visitante", "alguém para você", "alguém para si", "alguém procura", "o motoboy",
-            "motoboy", "o estafeta", "o entregador", "o técnico está", "o técnico chegou", "o canalizador",
-            "o encanador", "tocou a campainha", "tocando a campainha", "em frente de casa",
-            "na frente de casa", "em frente ao prédio", "na frente do prédio", "deixar entrar",
-            "abrir o portão", "liberar a entrada" ] }
+            "tens visita", "um visitante", "alguém para você", "alguém para si", "alguém procura",
+            "o técnico está", "o técnico chegou", "tocou a campainha", "tocando a campainha",
+            "em frente de casa", "na frente de casa", "em frente ao prédio", "na frente do prédio",
+            "deixar entrar", "abrir o portão", "liberar a entrada" ] }
         ],
         "money_consequence": [
           { "language": "en", "words": [

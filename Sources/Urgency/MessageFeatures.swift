@@ -52,6 +52,13 @@ struct MessageFeatures {
     func header(_ name: String) -> String? { headers[name] }
     var direct: Bool { addressing == .to }
 
+    /// Any sign of list, bulk or machine mail (headers, sender, Gmail's non-personal categories).
+    var looksBulk: Bool {
+        autoSubmitted || automatedSender || headers["list-unsubscribe"] != nil || headers["list-id"] != nil
+            || headers["precedence"] != nil
+            || !labels.isDisjoint(with: ["CATEGORY_PROMOTIONS", "CATEGORY_SOCIAL", "CATEGORY_UPDATES", "CATEGORY_FORUMS"])
+    }
+
     /// A deadline still ahead today or within hours, or a plain "today".
     var timely: Bool { reading.verdict == .soon || reading.verdict == .today }
 

@@ -356,9 +356,11 @@ struct TimeReader: Sendable {
             else if word == "h", !marked { marked = true; next += 1 }
         }
         if !marked {
-            // "um 11", "a las 5": a bare hour where only an hour can follow.
-            guard let previous, previous.text == "um" || previous.text == "las" else { return nil }
-            if previous.text == "las", (1...7).contains(hour) { hour += 12 }
+            // "um 11", "a las 5", "alle 5", "ore 12", "às 5": a bare hour where only an hour can follow
+            // (the Portuguese "às" folds to "as", which in English mail is no time word).
+            guard let previous, ["um", "las", "alle", "ore"].contains(previous.text) || (previous.text == "as" && !context.english)
+            else { return nil }
+            if ["las", "alle", "as"].contains(previous.text), (1...7).contains(hour) { hour += 12 }
         }
         // "ab 18 Uhr" is when something starts, "seit 9:40" when it began: neither is a deadline; nor is
         // "since 2026-11-24 02:41", with a date between. "[10:00 PM]" stamps a chat log line.

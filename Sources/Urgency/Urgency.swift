@@ -182,6 +182,14 @@ public struct UrgencyScorer: Sendable {
         return UrgencyDecision(urgent: score >= bar, score: score, threshold: bar, rules: fired, ruleSetVersion: ruleSet.version)
     }
 
+    /// The rules that fire on a message whatever their weights (none for a suppressed one): what
+    /// `WeightFitting` sums instead of scoring again for every candidate weight.
+    func firingRules(_ message: GmailMessage, now: Date) -> [RuleID] {
+        guard !Self.suppressions.contains(where: { message.labels.contains($0.label) }) else { return [] }
+        let features = features(of: message, now: now, explain: false)
+        return Rule.all.compactMap { $0.fires(features) == nil ? nil : $0.id }
+    }
+
     // MARK: - Time
 
     private static let stopwords: [(language: String, words: Set<Substring>)] = [

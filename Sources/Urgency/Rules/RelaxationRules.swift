@@ -5,7 +5,12 @@ enum RelaxationRules {
         .phrase(.negated, .relaxation, .negated, negatable: false, says: "says it is not urgent or can wait"),
         .phrase(.closure, .relaxation, .closure, says: "says it is resolved or closed"),
         .phrase(.fyi, .relaxation, .fyi, negatable: false, says: "for information only"),
-        .phrase(.marketing, .relaxation, .marketing, negatable: false, says: "marketing wording"),
+        // Sales words in a person's mail to the user are work ("Black Friday", "coupon" at a retailer),
+        // not an advertisement: only mail that looks bulk or was not written to the user is marketing.
+        Rule(.marketing, .relaxation) { message in
+            guard message.looksBulk || !message.direct, let match = message.found(.marketing, negatable: false) else { return nil }
+            return Evidence(match.language, why: message.why("marketing wording (\(match.language))"))
+        },
         .phrase(.automatedNotice, .relaxation, .automatedNotice, negatable: false, says: "routine automated notice"),
     ]
 }
