@@ -444,7 +444,8 @@ extension RuleSet {
             "if not done by you", "not done by you", "if you did not make", "if you didn't make",
             "if you did not authorise", "if you did not authorize", "not initiated by you", "new beneficiary",
             "new payee", "unrecognised transaction", "unrecognized transaction", "didn't recognise",
-            "don't recognise", "don't recognize" ] },
+            "don't recognise", "don't recognize", "if you did not", "if you didn't", "password was changed",
+            "password has been changed", "new device", "new device registered" ] },
           { "language": "de", "words": [
             "kompromittiert", "kompromittiertes", "kompromittierter", "gehackt", "geleakt", "offengelegt",
             "trojaner", "schadsoftware", "virus", "malware", "verdachtig", "verdachtige", "verdachtiger",
@@ -453,7 +454,8 @@ extension RuleSet {
             "unberechtigt", "zugangsdaten", "api-schlussel", "passwort geandert", "weiterleitungsregel",
             "sicherheitswarnung", "sicherheitsvorfall", "gestohlen", "vom netz", "ungewohnliche zahlung",
             "ungewohnliche transaktion", "offentliches repo", "offentlichen repo", "nicht von ihnen",
-            "nicht von dir", "neuer empfanger", "nicht autorisiert" ] },
+            "nicht von dir", "neuer empfanger", "nicht autorisiert", "nicht selbst veranlasst", "neues gerät",
+            "passwort wurde geändert", "falls sie das nicht", "wenn sie das nicht" ] },
           { "language": "fr", "words": [
             "compromis", "compromise", "pirate", "piratage", "fuite", "divulgue", "malveillant",
             "logiciel malveillant", "virus", "cheval de troie", "connexion suspecte", "nouvelle connexion",
@@ -464,7 +466,7 @@ extension RuleSet {
             "volee", "operation inhabituelle", "transaction inhabituelle", "paiement inhabituel",
             "s'agit-il de vous", "est-ce vous", "depot public", "expose", "exposee",
             "si vous n'etes pas a l'origine", "si tu n'es pas a l'origine", "nouveau beneficiaire",
-            "operation non reconnue" ] },
+            "operation non reconnue", "nouvel appareil", "mot de passe a été modifié", "si vous n'avez pas" ] },
           { "language": "es", "words": [
             "comprometido", "comprometida", "hackeado", "hackeada", "filtrado", "filtrada", "filtracion",
             "malware", "virus", "troyano", "inicio de sesion sospechoso", "nuevo inicio de sesion",
@@ -474,7 +476,8 @@ extension RuleSet {
             "si no has sido tu", "bloquea tu tarjeta", "tarjeta bloqueada", "clave api", "credenciales",
             "alerta de seguridad", "robado", "robada", "operacion inusual", "transaccion inusual", "eres tu",
             "es usted", "repo publico", "repositorio publico", "expuesta", "expuesto", "si usted no realizo",
-            "si no realizaste", "si no reconoce", "si no reconoces", "nuevo beneficiario" ] },
+            "si no realizaste", "si no reconoce", "si no reconoces", "nuevo beneficiario", "nuevo dispositivo",
+            "contraseña ha sido cambiada", "si no fuiste tú", "si no has sido tú", "si usted no" ] },
           { "language": "it", "words": [
             "compromesso", "compromessa", "compromessi", "compromesse", "violato", "violata", "violazione",
             "violazione dei dati", "data breach", "fuga di dati", "dati esposti", "hackerato", "hackerata",
@@ -500,7 +503,8 @@ extension RuleSet {
             "codice di sicurezza", "avviso di sicurezza", "allerta di sicurezza", "alert di sicurezza",
             "notifica di sicurezza", "rubato", "rubata", "rubati", "rubate", "furto", "furto di identità",
             "esposto", "esposta", "repository pubblico", "repo pubblico", "nuovo beneficiario",
-            "nuovo dispositivo", "dispositivo sconosciuto", "regola di inoltro" ] },
+            "nuovo dispositivo", "dispositivo sconosciuto", "regola di inoltro", "se non sei stato tu",
+            "se non è stato lei" ] },
           { "language": "pt", "words": [
             "invadido", "invadida", "conta invadida", "hackeado", "hackeada", "hackeados", "pirateado",
             "pirateada", "ciberataque", "ataque informático", "ataque cibernético", "ataque hacker", "vazado",
@@ -1923,7 +1927,8 @@ extension RuleSet {
             "waiting for the part", "stuck", "is stuck", "are stuck", "got stuck", "stuck at customs",
             "stuck in customs", "held at customs", "held in customs", "customs hold", "not released",
             "stranded", "paralysed", "paralyzed", "nothing is moving", "nothing moving", "not moving",
-            "dead in the water", "shut down", "has shut down" ] },
+            "dead in the water", "shut down", "has shut down", "not working", "no longer working",
+            "keeps failing", "will stop", "going to stop" ] },
           { "language": "de", "words": [
             "steht still", "stehen still", "stand still", "standen still", "stillstand", "stillstehen",
             "stillgelegt", "liegt still", "liegen still", "lahmgelegt", "liegt lahm", "gestoppt",
@@ -1942,7 +1947,8 @@ extension RuleSet {
             "hängt beim zoll", "hängt im zoll", "beim zoll", "im zoll", "zollstopp", "blockiert", "gestrandet",
             "im leerlauf", "steht rum", "warten auf teile", "wartet auf teile", "fehlteil", "fehlteile",
             "teile fehlen", "produktion angehalten", "band angehalten", "linie angehalten",
-            "vom zoll festgehalten", "zoll festgehalten" ] },
+            "vom zoll festgehalten", "zoll festgehalten", "geht nicht mehr", "gehen nicht mehr",
+            "geht gar nicht", "gehen gar nicht", "funktioniert nicht mehr", "funktionieren nicht mehr" ] },
           { "language": "fr", "words": [
             "à l'arrêt", "est à l'arrêt", "sont à l'arrêt", "ligne à l'arrêt", "usine à l'arrêt", "arrêtée",
             "arrêtés", "arrêtées", "tout est arrêté", "ligne arrêtée", "chaîne arrêtée", "production arrêtée",
@@ -1960,7 +1966,8 @@ extension RuleSet {
             "peut pas partir", "peut pas avancer", "rien ne bouge", "plus rien ne bouge", "plus rien ne sort",
             "n'avance plus", "n'avance pas", "ne démarre pas", "ne redémarre pas", "retenu en douane",
             "retenue en douane", "retenus en douane", "bloqué en douane", "bloquée en douane",
-            "bloqué à la douane", "retenue à la douane", "en rade" ] },
+            "bloqué à la douane", "retenue à la douane", "en rade", "en défaut", "s'arrêtent", "s'arrête",
+            "vont s'arrêter", "va s'arrêter", "ne fonctionne plus", "ne fonctionnent plus" ] },
           { "language": "es", "words": [
             "parado", "parada", "parados", "paradas", "está parado", "está parada", "están parados",
             "estamos parados", "línea parada", "producción parada", "máquina parada", "máquinas paradas",
@@ -1977,7 +1984,8 @@ extension RuleSet {
             "no podemos continuar", "no podemos avanzar", "no podemos producir", "no podemos arrancar",
             "no se puede enviar", "no puede salir", "sin poder avanzar", "retenido en aduana",
             "retenida en aduana", "retenido en la aduana", "retenida en la aduana", "parado en aduana",
-            "varado", "varada", "varados", "sin producción", "retenido en destino" ] },
+            "varado", "varada", "varados", "sin producción", "retenido en destino", "no funciona",
+            "no funcionan", "dejó de funcionar", "se han parado" ] },
           { "language": "it", "words": [
             "fermo", "ferma", "fermi", "ferme", "è fermo", "è ferma", "sono fermi", "sono ferme",
             "siamo fermi", "siamo ferme", "tutto fermo", "linea ferma", "linee ferme", "produzione ferma",
@@ -1994,7 +2002,8 @@ extension RuleSet {
             "non possiamo produrre", "non possiamo partire", "impossibile spedire", "impossibile procedere",
             "impossibile proseguire", "non si può procedere", "non riparte", "non si muove",
             "non si muove nulla", "bloccato in dogana", "bloccata in dogana", "fermo in dogana",
-            "ferma in dogana", "trattenuto in dogana", "trattenuta in dogana", "incastrato", "incastrata" ] },
+            "ferma in dogana", "trattenuto in dogana", "trattenuta in dogana", "incastrato", "incastrata",
+            "non funziona", "non funzionano", "ha smesso di funzionare" ] },
           { "language": "pt", "words": [
             "parado", "parada", "parados", "paradas", "está parado", "está parada", "estão parados",
             "estamos parados", "linha parada", "produção parada", "máquina parada", "máquinas paradas",
@@ -2012,7 +2021,8 @@ extension RuleSet {
             "não conseguimos entregar", "não conseguimos avançar", "não conseguimos continuar",
             "não conseguimos produzir", "não podemos enviar", "não podemos expedir", "não podemos avançar",
             "não podemos continuar", "não podemos prosseguir", "impossível avançar", "impossível continuar",
-            "não arranca", "sem produção" ] }
+            "não arranca", "sem produção", "não funciona", "não funcionam", "parou de funcionar",
+            "deixou de funcionar", "pararam" ] }
         ],
         "people_idle": [
           { "language": "en", "words": [
@@ -2202,7 +2212,7 @@ extension RuleSet {
             "someone here for", "someone to see you", "asking for you at", "courier is here", "driver is here",
             "technician is here", "engineer is here", "plumber is here", "electrician is here", "is on site",
             "ringing the bell", "ringing the doorbell", "knocking", "let him in", "let her in", "let them in",
-            "sign for it" ] },
+            "sign for it", "at the counter" ] },
           { "language": "de", "words": [
             "am empfang", "im empfang", "an der rezeption", "an der anmeldung", "am eingang",
             "am haupteingang", "am hintereingang", "im foyer", "in der lobby", "in der eingangshalle",
@@ -2213,7 +2223,8 @@ extension RuleSet {
             "dein besuch", "besucher für", "ein besucher", "ihr gast", "wartet am empfang", "wartet draußen",
             "warten draußen", "wartet vor", "steht vor der tür", "hat geklingelt", "klingelt", "kurier ist da",
             "fahrer ist da", "techniker ist da", "handwerker ist da", "monteur ist da", "möchte zu ihnen",
-            "will zu ihnen", "will zu dir", "reinlassen", "lass ihn rein", "lass sie rein" ] },
+            "will zu ihnen", "will zu dir", "reinlassen", "lass ihn rein", "lass sie rein", "an der theke",
+            "am tresen", "an der kasse" ] },
           { "language": "fr", "words": [
             "à l'accueil", "à la réception", "dans le hall", "dans l'entrée", "à l'entrée", "à la porte",
             "devant la porte", "devant l'entrée", "à la barrière", "au portail", "à la grille",
@@ -2409,6 +2420,30 @@ extension RuleSet {
             "teremos que cancelar", "teremos de cancelar", "vai expirar", "próxima janela", "não vai sair",
             "não sai hoje", "não vai chegar", "perder o pedido", "perder o cliente", "perder a encomenda",
             "perder a reserva", "está comprometido", "fica comprometido" ] }
+        ],
+        "arrival": [
+          { "language": "en", "words": [
+            "waiting", "is waiting", "are waiting", "has arrived", "have arrived", "arrived", "just arrived",
+            "is here", "are here", "showed up", "turned up", "standing", "is standing", "are standing",
+            "came in", "walked in" ] },
+          { "language": "de", "words": [
+            "wartet", "warten", "ist da", "sind da", "ist hier", "sind hier", "angekommen", "eingetroffen",
+            "steht", "stehen", "ist gekommen", "sind gekommen" ] },
+          { "language": "fr", "words": [
+            "attend", "attendent", "vous attend", "t attend", "est arrivé", "est arrivée", "sont arrivés",
+            "sont arrivées", "arrivé", "arrivée", "est là", "sont là", "est ici", "sont ici", "patiente",
+            "patientent" ] },
+          { "language": "es", "words": [
+            "espera", "esperan", "esperando", "está esperando", "ha llegado", "han llegado", "llegó",
+            "llegaron", "está aquí", "están aquí", "está abajo", "ha venido", "han venido" ] },
+          { "language": "it", "words": [
+            "aspetta", "aspettano", "aspettando", "sta aspettando", "stanno aspettando", "in attesa",
+            "è arrivato", "è arrivata", "sono arrivati", "sono arrivate", "arrivato", "arrivata", "è qui",
+            "sono qui", "è giù", "sono giù" ] },
+          { "language": "pt", "words": [
+            "espera", "esperam", "esperando", "está esperando", "à espera", "aguarda", "aguardam",
+            "aguardando", "chegou", "chegaram", "está aqui", "estão aqui", "já chegou", "está lá embaixo",
+            "está lá em baixo" ] }
         ]
       },
       "automated_senders": [

@@ -100,8 +100,12 @@ public enum PhraseFamily: String, CaseIterable, Sendable, Codable {
     case peopleIdle = "people_idle"
     /// Customers, clients, patients or users affected ("customers affected", "cliente bloccato").
     case customerImpact = "customer_impact"
-    /// A person physically waiting for the user ("at reception", "in portineria", "na receção").
+    /// Where a person waits for the user ("at reception", "in portineria", "na receção"); together
+    /// with `arrival` (or a phrase that says both).
     case someoneHere = "someone_here"
+    /// A person arriving or waiting ("is here", "wartet", "è arrivato", "chegou"): with a place
+    /// (`someone_here`), someone is waiting for the user in person.
+    case arrival
     /// A payment or service about to fail ("will bounce", "insufficient funds", "vai ser cortado").
     case moneyConsequence = "money_consequence"
     /// What is lost if nothing happens ("otherwise", "we'll miss the truck", "altrimenti").

@@ -42,7 +42,11 @@ enum EventRules {
                 Evidence(match.language, why: message.why("people or customers are affected now (\(match.language), \(message.place(match)))"))
             }
         },
-        .phrase(.someoneHere, .events, .someoneHere, says: "someone is waiting in person"),
+        // A place and someone arriving or waiting there: "steht an der Theke", "è arrivato … in portineria".
+        Rule(.someoneHere, .events) { message in
+            guard let place = message.found(.someoneHere), message.found(.arrival) != nil else { return nil }
+            return Evidence(place.language, why: message.why("someone is waiting in person (\(place.language), \(message.place(place)))"))
+        },
         .phrase(.moneyAtRisk, .events, .moneyConsequence, says: "a payment or service is about to fail"),
     ]
 }
