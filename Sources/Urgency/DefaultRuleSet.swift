@@ -209,20 +209,18 @@ extension RuleSet {
             "dein go", "ihr go", "go oder no-go", "go/no-go", "entscheiden", "entscheidung", "entscheide",
             "ja oder nein", "ja/nein", "unterschrift", "unterschreiben", "unterzeichnen", "gegenzeichnen",
             "zustimmung", "dein ok", "ihr ok", "dein okay", "grunes licht", "bestatigen", "deine antwort",
-            "ihre antwort", "was sagst du", "was meinst du", "einverstanden", "genehmigen", "genehmigung",
-            "absegnen" ] },
+            "ihre antwort", "was sagst du", "einverstanden", "genehmigen", "genehmigung", "absegnen" ] },
           { "language": "fr", "words": [
             "ton accord", "votre accord", "ton feu vert", "votre feu vert", "feu vert", "valider",
             "validation", "ta validation", "votre validation", "approuver", "approbation", "decider",
             "decision", "ta decision", "votre decision", "oui ou non", "oui/non", "signer", "signature",
-            "ta signature", "votre signature", "confirmer", "ton ok", "votre ok", "qu'en dis-tu",
-            "qu'en pensez-vous", "autoriser", "ta reponse", "votre reponse", "tu valides", "vous validez" ] },
+            "ta signature", "votre signature", "confirmer", "ton ok", "votre ok", "qu'en dis-tu", "autoriser",
+            "ta reponse", "votre reponse", "tu valides", "vous validez" ] },
           { "language": "es", "words": [
             "aprobacion", "aprobar", "apruebes", "apruebe", "tu visto bueno", "su visto bueno", "visto bueno",
             "tu ok", "tu okay", "decidir", "decision", "decidas", "decida", "si o no", "si/no", "firmar",
             "firmes", "tu firma", "su firma", "confirmar", "confirmes", "confirme", "autorizar",
-            "autorizacion", "luz verde", "tu respuesta", "su respuesta", "que dices", "que opinas", "validar",
-            "validacion" ] },
+            "autorizacion", "luz verde", "tu respuesta", "su respuesta", "que dices", "validar", "validacion" ] },
           { "language": "it", "words": [
             "approvare", "approvazione", "approvi", "approvate", "può approvare", "puoi approvare",
             "potete approvare", "mi approvi", "ci approvi", "autorizzare", "autorizzazione", "autorizzi",
@@ -238,9 +236,9 @@ extension RuleSet {
             "ok a procedere", "ok per procedere", "validare", "validi", "tuo parere", "suo parere",
             "vostro parere", "tuo riscontro", "suo riscontro", "vostro riscontro", "tua risposta",
             "sua risposta", "vostra risposta", "cosa facciamo", "che facciamo", "come procediamo",
-            "cosa ne pensi", "che ne pensi", "cosa ne pensa", "che ne dice", "che ne dici", "ti va bene",
-            "le va bene", "vi va bene", "bisogno di aiuto", "serve aiuto", "bisogno del tuo aiuto",
-            "bisogno del suo aiuto", "ho bisogno di te", "sbloccare il pagamento", "autorizzare il pagamento" ] },
+            "ti va bene", "le va bene", "vi va bene", "bisogno di aiuto", "serve aiuto",
+            "bisogno del tuo aiuto", "bisogno del suo aiuto", "ho bisogno di te", "sbloccare il pagamento",
+            "autorizzare il pagamento" ] },
           { "language": "pt", "words": [
             "aprovar", "aprovação", "aprovações", "aprove", "aproves", "aprovem", "aprova", "sua aprovação",
             "tua aprovação", "para aprovação", "pendente de aprovação", "aprovado por si", "aprovado por você",
@@ -254,13 +252,12 @@ extension RuleSet {
             "autorizar", "autorize", "autorizes", "autorizem", "autorização", "sua autorização",
             "tua autorização", "validar", "valide", "valides", "para validação", "para despacho",
             "seu parecer", "o seu parecer", "teu parecer", "para parecer", "sua resposta", "tua resposta",
-            "a sua resposta", "a tua resposta", "preciso de resposta", "o que acha", "o que achas",
-            "o que você acha", "o que me diz", "o que dizes", "preciso de ajuda", "preciso da sua ajuda",
-            "preciso da tua ajuda", "preciso da ajuda", "o que fazemos", "o que devemos fazer", "o que faço",
-            "como procedemos", "como devemos proceder", "podemos avançar", "posso avançar", "avançamos",
-            "podemos prosseguir", "posso prosseguir", "liberar o pagamento", "libertar o pagamento",
-            "autorizar o pagamento", "aprovar o pagamento", "dar o seu acordo", "o seu acordo",
-            "sua concordância", "de acordo ou não", "o senhor acha", "a sua confirmação",
+            "a sua resposta", "a tua resposta", "preciso de resposta", "o que me diz", "o que dizes",
+            "preciso de ajuda", "preciso da sua ajuda", "preciso da tua ajuda", "preciso da ajuda",
+            "o que fazemos", "o que devemos fazer", "o que faço", "como procedemos", "como devemos proceder",
+            "podemos avançar", "posso avançar", "avançamos", "podemos prosseguir", "posso prosseguir",
+            "liberar o pagamento", "libertar o pagamento", "autorizar o pagamento", "aprovar o pagamento",
+            "dar o seu acordo", "o seu acordo", "sua concordância", "de acordo ou não", "a sua confirmação",
             "preciso de confirmação", "aguardo confirmação", "da sua assinatura", "da tua assinatura",
             "falta a sua assinatura", "falta assinatura", "pode aprovar", "podes aprovar", "consegue aprovar",
             "ok para avançar", "ok para prosseguir" ] }
@@ -336,24 +333,27 @@ extension RuleSet {
             "offline", "went offline", "alarm state", "in alarm", "critical alert", "firing", "can't log in",
             "cannot log in", "customers can't", "users can't", "on the bridge", "join the bridge",
             "incident bridge", "war room", "lost power", "losing power", "power cut", "no power",
-            "losing heat", "no heating", "tripped", "won't restart", "running out of fuel" ] },
+            "losing heat", "no heating", "tripped", "won't restart", "running out of fuel", "fatal error",
+            "critical error" ] },
           { "language": "de", "words": [
             "ausgefallen", "ausfall", "storung", "totalausfall", "nicht erreichbar", "geht nicht mehr",
             "funktioniert nicht", "funktioniert nicht mehr", "abgebrochen", "p1", "p1-storung", "incident",
             "bereitschaft", "rufbereitschaft", "eskalation", "eskalationsstufe", "steht still", "stillstand",
             "liegt lahm", "dienst nicht verfugbar", "produktionsausfall", "band steht", "ist down",
             "portal down", "server down", "system down", "seite down", "offline", "kaputt",
-            "konnen sich nicht anmelden", "kommen nicht rein", "kunden konnen nicht" ] },
+            "konnen sich nicht anmelden", "kommen nicht rein", "kunden konnen nicht", "schwerwiegender fehler",
+            "kritischer fehler" ] },
           { "language": "fr", "words": [
             "en panne", "panne", "hors service", "indisponible", "ne fonctionne plus", "ne marche plus",
             "incident", "incident majeur", "astreinte", "d'astreinte", "p1", "coupure", "interruption",
             "inaccessible", "bloque depuis", "plante", "escalade", "le site est tombe", "hors ligne",
-            "a casse", "est casse", "ne peuvent plus", "plus personne ne peut" ] },
+            "a casse", "est casse", "ne peuvent plus", "plus personne ne peut", "erreur fatale",
+            "erreur critique" ] },
           { "language": "es", "words": [
             "caido", "caida", "se cayo", "no funciona", "no carga", "incidencia", "incidente",
             "fuera de servicio", "guardia", "de guardia", "p1", "interrupcion", "inaccesible", "sin servicio",
             "escalado", "escalada", "parada", "error critico", "caidos", "estamos caidos", "fuera de linea",
-            "desconectados", "no puede entrar" ] },
+            "desconectados", "no puede entrar", "error fatal", "error crítico" ] },
           { "language": "it", "words": [
             "guasto", "guasta", "guasti", "guaste", "in avaria", "avaria", "fuori servizio", "fuori uso",
             "in panne", "in tilt", "non funziona", "non funzionano", "non funzionante", "non funzionanti",
@@ -387,7 +387,7 @@ extension RuleSet {
             "senza acqua calda", "perdita d'acqua", "allagamento", "allagato", "allagata",
             "catena del freddo interrotta", "non riesco ad accedere", "non riusciamo ad accedere",
             "impossibile accedere", "non riescono ad accedere", "clienti non riescono", "utenti non riescono",
-            "nessuno riesce" ] },
+            "nessuno riesce", "errore fatale", "errore bloccante" ] },
           { "language": "pt", "words": [
             "fora do ar", "está fora do ar", "saiu do ar", "caído", "caída", "caídos", "caídas", "está caído",
             "está caída", "estamos caídos", "sistema caiu", "servidor caiu", "site caiu", "rede caiu",
@@ -428,7 +428,7 @@ extension RuleSet {
             "sem serviço", "avariou", "disparou o alarme", "ecrã preto", "ecrã azul", "ecrã congelado",
             "tela azul", "tela preta", "tela congelada", "sistema travou", "computador travou",
             "servidor travou", "travou tudo", "está dando erro", "estão dando erro", "está a dar erro",
-            "estão a dar erro" ] }
+            "estão a dar erro", "erro fatal" ] }
         ],
         "security": [
           { "language": "en", "words": [
@@ -550,10 +550,9 @@ extension RuleSet {
           { "language": "es", "words": [
             "no", "nunca", "nada", "sin", "todavia no", "aun no" ] },
           { "language": "it", "words": [
-            "non", "no", "mai", "nessun", "nessuna", "nessuno", "niente", "nulla", "senza", "non ancora",
-            "ancora non" ] },
+            "non", "no", "mai", "nessun", "nessuna", "nessuno", "niente", "nulla", "senza", "ancora non" ] },
           { "language": "pt", "words": [
-            "não", "nunca", "nada", "sem", "nem", "nenhum", "nenhuma", "ainda não", "já não", "não é", "não há" ] }
+            "não", "nunca", "nada", "sem", "nem", "nenhum", "nenhuma", "ainda não", "já não" ] }
         ],
         "negated": [
           { "language": "en", "words": [
@@ -2212,7 +2211,7 @@ extension RuleSet {
             "someone here for", "someone to see you", "asking for you at", "courier is here", "driver is here",
             "technician is here", "engineer is here", "plumber is here", "electrician is here", "is on site",
             "ringing the bell", "ringing the doorbell", "knocking", "let him in", "let her in", "let them in",
-            "sign for it", "at the counter" ] },
+            "sign for it", "at the counter", "in the waiting room" ] },
           { "language": "de", "words": [
             "am empfang", "im empfang", "an der rezeption", "an der anmeldung", "am eingang",
             "am haupteingang", "am hintereingang", "im foyer", "in der lobby", "in der eingangshalle",
@@ -2224,7 +2223,7 @@ extension RuleSet {
             "warten draußen", "wartet vor", "steht vor der tür", "hat geklingelt", "klingelt", "kurier ist da",
             "fahrer ist da", "techniker ist da", "handwerker ist da", "monteur ist da", "möchte zu ihnen",
             "will zu ihnen", "will zu dir", "reinlassen", "lass ihn rein", "lass sie rein", "an der theke",
-            "am tresen", "an der kasse" ] },
+            "am tresen", "an der kasse", "im wartezimmer", "im wartebereich" ] },
           { "language": "fr", "words": [
             "à l'accueil", "à la réception", "dans le hall", "dans l'entrée", "à l'entrée", "à la porte",
             "devant la porte", "devant l'entrée", "à la barrière", "au portail", "à la grille",
@@ -2236,7 +2235,7 @@ extension RuleSet {
             "quelqu'un te demande", "le coursier est là", "le livreur est là", "le technicien est là",
             "le plombier est là", "a sonné", "sonne à la porte", "devant chez toi", "devant chez vous",
             "devant la maison", "devant l'immeuble", "le faire entrer", "la faire entrer", "les faire entrer",
-            "ouvrir la porte" ] },
+            "ouvrir la porte", "en salle d'attente", "dans la salle d'attente" ] },
           { "language": "es", "words": [
             "en recepción", "en la recepción", "en el vestíbulo", "en el hall", "en la entrada",
             "en la puerta", "en portería", "en la portería", "en conserjería", "en la garita", "en la barrera",
@@ -2247,7 +2246,7 @@ extension RuleSet {
             "el mensajero está", "el repartidor está", "el técnico está", "el fontanero está",
             "el plomero está", "llama a la puerta", "tocando el timbre", "tocando la puerta",
             "delante de casa", "frente a la casa", "abrir la puerta", "dejarle pasar", "dejarlo entrar",
-            "dejarla entrar", "hacerle pasar", "muelle de carga" ] },
+            "dejarla entrar", "hacerle pasar", "muelle de carga", "en la sala de espera" ] },
           { "language": "it", "words": [
             "alla reception", "in reception", "all'ingresso", "all'entrata", "in portineria",
             "alla portineria", "nella hall", "nell'atrio", "in atrio", "al cancello", "alla sbarra",
@@ -2259,7 +2258,8 @@ extension RuleSet {
             "qualcuno per lei", "qualcuno ti cerca", "il corriere è qui", "il tecnico è qui",
             "il tecnico è arrivato", "l'idraulico è qui", "suona il campanello", "ha suonato",
             "davanti a casa", "sotto casa", "sotto l'ufficio", "fuori dall'ufficio", "farlo entrare",
-            "farla entrare", "farli entrare", "aprire il cancello", "qualcuno per te" ] },
+            "farla entrare", "farli entrare", "aprire il cancello", "qualcuno per te", "in sala d'attesa",
+            "nella sala d'attesa", "sul posto" ] },
           { "language": "pt", "words": [
             "na receção", "na recepção", "na portaria", "no lobby", "no hall", "no átrio", "na entrada",
             "à entrada", "na porta", "à porta", "no portão", "na cancela", "na guarita", "no cais", "na doca",
@@ -2270,7 +2270,7 @@ extension RuleSet {
             "tens visita", "um visitante", "alguém para você", "alguém para si", "alguém procura",
             "o técnico está", "o técnico chegou", "tocou a campainha", "tocando a campainha",
             "em frente de casa", "na frente de casa", "em frente ao prédio", "na frente do prédio",
-            "deixar entrar", "abrir o portão", "liberar a entrada" ] }
+            "deixar entrar", "abrir o portão", "liberar a entrada", "na sala de espera" ] }
         ],
         "money_consequence": [
           { "language": "en", "words": [
@@ -2439,7 +2439,7 @@ extension RuleSet {
           { "language": "it", "words": [
             "aspetta", "aspettano", "aspettando", "sta aspettando", "stanno aspettando", "in attesa",
             "è arrivato", "è arrivata", "sono arrivati", "sono arrivate", "arrivato", "arrivata", "è qui",
-            "sono qui", "è giù", "sono giù" ] },
+            "sono qui", "è giù", "sono giù", "è sul posto", "fatto accomodare", "fatta accomodare" ] },
           { "language": "pt", "words": [
             "espera", "esperam", "esperando", "está esperando", "à espera", "aguarda", "aguardam",
             "aguardando", "chegou", "chegaram", "está aqui", "estão aqui", "já chegou", "está lá embaixo",
