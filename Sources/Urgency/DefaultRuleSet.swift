@@ -135,7 +135,8 @@ extension RuleSet {
           "urgentissima", "urgentissimi", "con urgenza", "d'urgenza", "immediato", "immediata",
           "il prima possibile", "appena possibile", "richiamami", "mi richiami", "chiamatemi", "telefonami",
           "mi telefoni", "asap", "improrogabile", "indifferibile", "tempestivamente", "senza indugio",
-          "massima priorità", "priorità alta", "alta priorità" ] },
+          "massima priorità", "priorità alta", "alta priorità", "puoi chiamarmi", "può chiamarmi",
+          "puoi richiamarmi", "può richiamarmi" ] },
         { "language": "pt", "words": [
           "urgente", "urgentes", "urgência", "com urgência", "imediatamente", "o mais rápido possível",
           "o quanto antes", "o mais breve possível", "emergência", "me liga", "ligue-me", "urgentemente",
@@ -2002,7 +2003,8 @@ extension RuleSet {
             "impossibile proseguire", "non si può procedere", "non riparte", "non si muove",
             "non si muove nulla", "bloccato in dogana", "bloccata in dogana", "fermo in dogana",
             "ferma in dogana", "trattenuto in dogana", "trattenuta in dogana", "incastrato", "incastrata",
-            "non funziona", "non funzionano", "ha smesso di funzionare" ] },
+            "non funziona", "non funzionano", "ha smesso di funzionare", "non va", "non va più", "non parte",
+            "non si avvia" ] },
           { "language": "pt", "words": [
             "parado", "parada", "parados", "paradas", "está parado", "está parada", "estão parados",
             "estamos parados", "linha parada", "produção parada", "máquina parada", "máquinas paradas",
@@ -2285,7 +2287,7 @@ extension RuleSet {
             "collections agency", "bailiff", "bailiffs", "final demand", "credit hold", "on credit hold",
             "over the limit", "credit limit", "lose the deposit", "lose our deposit", "forfeit", "forfeited",
             "demurrage", "storage charges", "can't pay", "cannot pay", "won't be paid", "unpaid",
-            "payment declined" ] },
+            "payment declined", "payment was declined", "payment was rejected", "debit failed" ] },
           { "language": "de", "words": [
             "platzt", "wird platzen", "geplatzt", "rücklastschrift", "lastschrift zurück", "zurückgebucht",
             "rückbuchung", "nicht eingelöst", "mangels deckung", "keine deckung", "ungedeckt", "nicht gedeckt",
@@ -2298,7 +2300,8 @@ extension RuleSet {
             "zwangsvollstreckung", "fristlose kündigung", "räumungsklage", "mahnbescheid", "letzte mahnung",
             "anzahlung verfällt", "stornogebühr", "stornogebühren", "lagergeld", "standgeld", "liegegeld",
             "demurrage", "kreditlimit", "limit überschritten", "kreditsperre", "nicht bezahlt",
-            "dispokredit überzogen" ] },
+            "dispokredit überzogen", "zahlung fehlgeschlagen", "lastschrift zurückgegeben",
+            "lastschrift geplatzt" ] },
           { "language": "fr", "words": [
             "rejeté", "rejetée", "prélèvement rejeté", "chèque rejeté", "chèque impayé", "impayé", "impayés",
             "impayée", "rejet de prélèvement", "sans provision", "chèque sans provision",
@@ -2311,7 +2314,7 @@ extension RuleSet {
             "ne passera pas", "paiement refusé", "carte refusée", "encours dépassé", "plafond dépassé",
             "compte bloqué", "acompte perdu", "perdre l'acompte", "surestaries", "frais de magasinage",
             "frais d'immobilisation", "découvert bancaire", "autorisation de découvert", "saisie sur salaire",
-            "saisie conservatoire" ] },
+            "saisie conservatoire", "paiement rejeté", "virement rejeté" ] },
           { "language": "es", "words": [
             "rebotado", "rebotada", "rebotará", "va a rebotar", "recibo devuelto", "cargo devuelto",
             "domiciliación devuelta", "cheque sin fondos", "sin fondos", "fondos insuficientes",
@@ -2323,7 +2326,8 @@ extension RuleSet {
             "será rechazada", "pago rechazado", "tarjeta rechazada", "embargado", "desahucio", "desalojo",
             "cobro judicial", "agencia de cobro", "requerimiento de pago", "perder la fianza",
             "perder el depósito", "gastos de almacenaje", "sobrestadía", "sobreestadía", "límite de crédito",
-            "límite superado", "orden de embargo", "embargo de cuentas", "pago denegado", "recibo rechazado" ] },
+            "límite superado", "orden de embargo", "embargo de cuentas", "pago denegado", "recibo rechazado",
+            "pago devuelto", "transferencia rechazada" ] },
           { "language": "it", "words": [
             "respinto", "respinta", "respinti", "rid insoluto", "rid respinto", "assegno scoperto",
             "assegno protestato", "protestato", "protesto", "insoluto", "insoluti", "conto scoperto",
@@ -2336,7 +2340,8 @@ extension RuleSet {
             "carta rifiutata", "fido superato", "superato il fido", "blocco fornitura", "blocco consegne",
             "fermo amministrativo", "perdiamo la caparra", "caparra", "controstallie",
             "costi di magazzinaggio", "conto in rosso", "allo scoperto", "la penale", "penale contrattuale",
-            "distacco della fornitura", "distacco utenza" ] },
+            "distacco della fornitura", "distacco utenza", "bonifico non è passato", "bonifico respinto",
+            "pagamento respinto", "pagamento non andato a buon fine", "addebito respinto" ] },
           { "language": "pt", "words": [
             "cheque voltou", "cheque devolvido", "cheque sem fundos", "sem fundos", "sem saldo",
             "saldo insuficiente", "fundos insuficientes", "débito devolvido", "boleto vencido", "vencido",
@@ -2349,7 +2354,8 @@ extension RuleSet {
             "cartão recusado", "pagamento rejeitado", "penhora", "despejo", "cobrança judicial",
             "execução fiscal", "aviso de corte", "perder o sinal", "sobrestadia", "sobre-estadia", "demurrage",
             "limite de crédito", "limite estourado", "estourou o limite", "bloqueio de crédito",
-            "cheque vai voltar", "débito recusado", "custos de armazenagem", "taxa de armazenagem" ] }
+            "cheque vai voltar", "débito recusado", "custos de armazenagem", "taxa de armazenagem",
+            "pagamento foi recusado", "pagamento devolvido", "débito não realizado", "transferência recusada" ] }
         ],
         "consequence_cue": [
           { "language": "en", "words": [
@@ -2444,6 +2450,26 @@ extension RuleSet {
             "espera", "esperam", "esperando", "está esperando", "à espera", "aguarda", "aguardam",
             "aguardando", "chegou", "chegaram", "está aqui", "estão aqui", "já chegou", "está lá embaixo",
             "está lá em baixo" ] }
+        ],
+        "people": [
+          { "language": "en", "words": [
+            "patients", "customers", "clients", "guests", "driver", "drivers", "crew", "workers", "operators",
+            "passengers", "visitors", "everyone", "the team", "the whole team" ] },
+          { "language": "de", "words": [
+            "patienten", "kunden", "gäste", "fahrer", "mitarbeiter", "arbeiter", "passagiere", "besucher",
+            "das team", "alle leute" ] },
+          { "language": "fr", "words": [
+            "patients", "clients", "invités", "chauffeur", "chauffeurs", "ouvriers", "opérateurs", "passagers",
+            "visiteurs", "tout le monde", "l'équipe" ] },
+          { "language": "es", "words": [
+            "pacientes", "clientes", "invitados", "conductor", "camionero", "operarios", "trabajadores",
+            "pasajeros", "visitantes", "todo el mundo", "el equipo" ] },
+          { "language": "it", "words": [
+            "pazienti", "clienti", "ospiti", "autista", "autisti", "operai", "operatori", "passeggeri",
+            "visitatori", "la squadra", "il personale" ] },
+          { "language": "pt", "words": [
+            "pacientes", "clientes", "convidados", "motorista", "motoristas", "operários", "operadores",
+            "funcionários", "passageiros", "visitantes", "a equipa", "a equipe" ] }
         ]
       },
       "automated_senders": [

@@ -106,6 +106,9 @@ public enum PhraseFamily: String, CaseIterable, Sendable, Codable {
     /// A person arriving or waiting ("is here", "wartet", "è arrivato", "chegou"): with a place
     /// (`someone_here`), someone is waiting for the user in person.
     case arrival
+    /// People the user's work serves or relies on ("patients", "drivers", "clienti", "a equipa"):
+    /// with `arrival`, people are waiting.
+    case people
     /// A payment or service about to fail ("will bounce", "insufficient funds", "vai ser cortado").
     case moneyConsequence = "money_consequence"
     /// What is lost if nothing happens ("otherwise", "we'll miss the truck", "altrimenti").

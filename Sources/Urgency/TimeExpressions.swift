@@ -358,9 +358,14 @@ struct TimeReader: Sendable {
         if !marked {
             // "um 11", "a las 5", "alle 5", "ore 12", "às 5": a bare hour where only an hour can follow
             // (the Portuguese "às" folds to "as", which in English mail is no time word).
+            // Italian "entro le 18", "prima delle 15": the article needs its preposition ("le 18" alone
+            // is also a French date).
+            let italianArticle = ["le", "delle"].contains(previous?.text ?? "")
+                && ["entro", "prima", "dopo", "verso", "fino", "dalle"].contains(before?.text ?? "")
             guard let previous, ["um", "las", "alle", "ore"].contains(previous.text) || (previous.text == "as" && !context.english)
+                    || italianArticle
             else { return nil }
-            if ["las", "alle", "as"].contains(previous.text), (1...7).contains(hour) { hour += 12 }
+            if ["las", "alle", "as"].contains(previous.text) || italianArticle, (1...7).contains(hour) { hour += 12 }
         }
         // "ab 18 Uhr" is when something starts, "seit 9:40" when it began: neither is a deadline; nor is
         // "since 2026-11-24 02:41", with a date between. "[10:00 PM]" stamps a chat log line.

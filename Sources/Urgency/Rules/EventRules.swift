@@ -37,8 +37,11 @@ enum EventRules {
         },
         // Urgent without an urgency word: what is happening says it.
         .phrase(.workStopped, .events, .workStopped, says: "work or operations have stopped"),
+        // People idle, customers affected, or people and a word that they are waiting ("os pacientes
+        // estão à espera", "the drivers are waiting").
         Rule(.peopleAffected, .events) { message in
-            (message.found(.peopleIdle) ?? message.found(.customerImpact)).map { match in
+            (message.found(.peopleIdle) ?? message.found(.customerImpact)
+                ?? message.found(.people).flatMap { people in message.found(.arrival).map { _ in people } }).map { match in
                 Evidence(match.language, why: message.why("people or customers are affected now (\(match.language), \(message.place(match)))"))
             }
         },
