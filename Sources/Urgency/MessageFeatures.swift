@@ -62,9 +62,27 @@ struct MessageFeatures {
     /// A deadline still ahead today or within hours, or a plain "today".
     var timely: Bool { reading.verdict == .soon || reading.verdict == .today }
 
+    /// The message's main language by its common words ("" when unsure).
+    let language: String
+
     /// The first match of a family, skipping negated ones ("nicht dringend") unless `negatable` is false.
+    /// Where the same words are listed in several languages ("urgente"), the message's language names it.
     func found(_ family: PhraseFamily, negatable: Bool = true) -> PhraseIndex.Match? {
-        matches.first { $0.family == family && (!negatable || !negated($0)) }
+        var first: PhraseIndex.Match?
+        for match in matches where match.family == family && (!negatable || !negated(match)) {
+            if match.language == language { return match }
+            if first == nil { first = match }
+        }
+        return first
+    }
+
+    /// A match of `family` and one of `other` at most `distance` tokens apart ("the drivers are
+    /// waiting"), the first's returned.
+    func found(_ family: PhraseFamily, near other: PhraseFamily, within distance: Int) -> PhraseIndex.Match? {
+        let others = matches.filter { $0.family == other && !negated($0) }
+        return matches.first { match in
+            match.family == family && !negated(match) && others.contains { abs($0.start - match.start) <= distance }
+        }
     }
 
     func negated(_ match: PhraseIndex.Match) -> Bool {
@@ -157,7 +175,7 @@ extension UrgencyScorer {
             asks: subject.unicodeScalars.contains("?") || snippetText.unicodeScalars.contains("?"),
             urgencyWords: [], matches: matches, negators: negators,
             keywordHit: keywordPhrases.contains { Text.contains(tokens.map(\.text), phrase: $0) },
-            reading: reading, now: now, calendar: calendar, explain: explain)
+            reading: reading, now: now, calendar: calendar, explain: explain, language: Self.guessLanguage(tokens))
         // Urgency words, unless negated: read with the same negation as every family.
         features.urgencyWords = everything.filter { $0.family == nil && !features.negated($0) }
         return features

@@ -68,6 +68,22 @@ struct TimeReader: Sendable {
         "gmt": "Europe/London", "bst": "Europe/London", "uk": "Europe/London", "london": "Europe/London", "utc": "UTC",
     ]
 
+    /// Places and nationalities in a zone phrase ("heure de Paris", "Berlin time", "ora italiana",
+    /// "horário de Brasília"): the phrase means that place's zone, not the user's. A `user_time`
+    /// phrase naming none of these ("your time", "ora locale") means the user's zone.
+    static let placeZones: [Substring: String] = [
+        "berlin": "Europe/Berlin", "deutscher": "Europe/Berlin", "deutschen": "Europe/Berlin",
+        "paris": "Europe/Paris", "francaise": "Europe/Paris", "france": "Europe/Paris",
+        "madrid": "Europe/Madrid", "peninsular": "Europe/Madrid", "espanola": "Europe/Madrid", "espana": "Europe/Madrid",
+        "roma": "Europe/Rome", "rome": "Europe/Rome", "milano": "Europe/Rome", "milan": "Europe/Rome", "italiana": "Europe/Rome",
+        "italiano": "Europe/Rome", "italia": "Europe/Rome", "italy": "Europe/Rome",
+        "lisboa": "Europe/Lisbon", "lisbon": "Europe/Lisbon", "portugal": "Europe/Lisbon", "portuguesa": "Europe/Lisbon",
+        "continental": "Europe/Lisbon",
+        "brasilia": "America/Sao_Paulo", "paulo": "America/Sao_Paulo", "brasil": "America/Sao_Paulo", "brazil": "America/Sao_Paulo",
+        "london": "Europe/London", "londres": "Europe/London", "londra": "Europe/London",
+        "york": "America/New_York",
+    ]
+
     let single: [PhraseFamily: Set<String>]
 
     init(ruleSet: RuleSet) {
@@ -389,7 +405,11 @@ struct TimeReader: Sendable {
             let word = tokens[probe].text
             if word == "et", !context.english, meridiem == nil { break }  // French "et" is "and"
             if let name = Self.zones[word] { zone = TimeZone(identifier: name); break }
-            if context.matches.contains(where: { $0.start == probe && $0.family == .userTime }) { zone = context.userZone; break }
+            if let named = context.matches.first(where: { $0.start == probe && $0.family == .userTime }) {
+                let place = tokens[named.start ..< named.start + named.length].lazy.compactMap { Self.placeZones[$0.text] }.first
+                zone = place.flatMap(TimeZone.init(identifier:)) ?? context.userZone
+                break
+            }
             if ["your", "deiner", "ihrer", "votre", "ton", "tu", "su"].contains(word) { probe += 1; continue }
             break
         }

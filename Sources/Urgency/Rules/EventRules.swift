@@ -41,7 +41,7 @@ enum EventRules {
         // estão à espera", "the drivers are waiting").
         Rule(.peopleAffected, .events) { message in
             (message.found(.peopleIdle) ?? message.found(.customerImpact)
-                ?? message.found(.people).flatMap { people in message.found(.arrival).map { _ in people } }).map { match in
+                ?? message.found(.people, near: .arrival, within: 5)).map { match in
                 Evidence(match.language, why: message.why("people or customers are affected now (\(match.language), \(message.place(match)))"))
             }
         },
