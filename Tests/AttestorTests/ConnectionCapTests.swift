@@ -3,7 +3,7 @@ import Testing
 
 /// The cap on served connections: a place is given back exactly once, whichever of the deadline,
 /// the answer or the task's end releases it first, so the count can neither leak nor go negative.
-@Suite(.timeLimit(.minutes(1))) struct ConnectionCapTests {
+@Suite(.timeLimit(.minutes(5))) struct ConnectionCapTests {
     @Test func aPlaceIsGivenBackOnceHoweverManyPathsReleaseIt() throws {
         let count = ConnectionCount()
         let first = try #require(count.enter(limit: 2))

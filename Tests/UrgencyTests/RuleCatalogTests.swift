@@ -3,7 +3,7 @@ import Testing
 
 /// The rules are values grouped by family: each id has exactly one rule, in one family, and the
 /// firing order is the families' order.
-@Suite(.timeLimit(.minutes(1))) struct RuleCatalogTests {
+@Suite(.timeLimit(.minutes(5))) struct RuleCatalogTests {
     @Test func everyRuleIDHasExactlyOneRuleValue() {
         var counts: [RuleID: Int] = [:]
         for rule in Rule.all { counts[rule.id, default: 0] += 1 }
