@@ -164,7 +164,7 @@ public struct UrgencyScorer: Sendable {
             guard weight != 0, let evidence = rule.fires(features) else { continue }
             firedIDs.insert(rule.id)
             fired.append(FiredRule(id: evidence.qualifier.map { rule.id.rawValue + ":" + $0 } ?? rule.id.rawValue, weight: weight,
-                                   detail: explain ? (evidence.why ?? rule.id.summary) : nil))
+                                   detail: explain ? (evidence.why ?? rule.summary) : nil))
         }
 
         // Strong events are weighed against machine-mail signals instead of being vetoed by them.

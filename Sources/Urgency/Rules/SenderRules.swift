@@ -1,22 +1,37 @@
+extension RuleID {
+    public static let vipSender = RuleID("vip_sender")
+    public static let gmailImportant = RuleID("gmail_important")
+    public static let gmailStarred = RuleID("gmail_starred")
+    public static let urgencyWord = RuleID("urgency_word")
+    public static let userKeyword = RuleID("user_keyword")
+    public static let directTo = RuleID("direct_to")
+    public static let ccOnly = RuleID("cc_only")
+    public static let notAddressed = RuleID("not_addressed")
+    public static let ownThreadReply = RuleID("own_thread_reply")
+    public static let calendarResponse = RuleID("calendar_response")
+    public static let inviteToday = RuleID("invite_today")
+    public static let inviteNotToday = RuleID("invite_not_today")
+}
+
 /// Who sent it, and what Gmail and the user already said about it.
 enum SenderRules {
     static let all: [Rule] = [
-        Rule(.vipSender, .sender) { $0.isVIP ? .fired : nil },
-        Rule(.gmailImportant, .sender) { $0.labels.contains("IMPORTANT") ? .fired : nil },
-        Rule(.gmailStarred, .sender) { $0.labels.contains("STARRED") ? .fired : nil },
+        .when(.vipSender, .sender, "sender is on the user's VIP list") { $0.isVIP },
+        .when(.gmailImportant, .sender, "Gmail marked it important") { $0.labels.contains("IMPORTANT") },
+        .when(.gmailStarred, .sender, "the user starred it") { $0.labels.contains("STARRED") },
     ]
 }
 
 /// Urgency words (in the subject or the snippet, unless negated) and the user's own keywords.
 enum WordRules {
     static let all: [Rule] = [
-        Rule(.urgencyWord, .words) { message in
+        Rule(.urgencyWord, .words, "an urgency word") { message in
             // The language listed first in the rule set wins where several match.
             message.urgencyWords.min(by: { $0.rank < $1.rank }).map { first in
                 Evidence(first.language, why: message.why("urgency word (\(first.language)) in the \(message.place(first))"))
             }
         },
-        Rule(.userKeyword, .words) { $0.keywordHit ? .fired : nil },
+        .when(.userKeyword, .words, "one of the user's keywords") { $0.keywordHit },
     ]
 }
 
@@ -24,10 +39,10 @@ enum WordRules {
 /// whether it replies in a thread the user wrote in.
 enum AddressingRules {
     static let all: [Rule] = [
-        Rule(.directTo, .addressing) { $0.addressing == .to ? .fired : nil },
-        Rule(.ccOnly, .addressing) { $0.addressing == .cc ? .fired : nil },
-        Rule(.notAddressed, .addressing) { $0.addressing == .neither ? .fired : nil },
-        Rule(.ownThreadReply, .addressing) { $0.ownThreadReply ? .fired : nil },
+        .when(.directTo, .addressing, "addressed to the user in To") { $0.addressing == .to },
+        .when(.ccOnly, .addressing, "the user is only in Cc") { $0.addressing == .cc },
+        .when(.notAddressed, .addressing, "not addressed to the user (a list or Bcc)") { $0.addressing == .neither },
+        .when(.ownThreadReply, .addressing, "a reply in a thread the user wrote in") { $0.ownThreadReply },
     ]
 }
 
@@ -36,28 +51,8 @@ enum AddressingRules {
 /// be a guess.
 enum CalendarRules {
     static let all: [Rule] = [
-        Rule(.calendarResponse, .calendar) { $0.calendarResponse ? .fired : nil },
-        Rule(.inviteToday, .calendar) { $0.invitation == .today ? .fired : nil },
-        Rule(.inviteNotToday, .calendar) { $0.invitation == .notToday ? .fired : nil },
-    ]
-}
-
-/// Bulk and machine mail.
-enum BulkRules {
-    static let all: [Rule] = [
-        Rule(.listUnsubscribe, .bulk) { $0.header("list-unsubscribe") != nil ? .fired : nil },
-        Rule(.listID, .bulk) { $0.header("list-id") != nil ? .fired : nil },
-        Rule(.precedenceBulk, .bulk) { message in
-            message.header("precedence").map(UrgencyScorer.token).map { ["bulk", "list", "junk"].contains($0) } == true ? .fired : nil
-        },
-        Rule(.autoSubmitted, .bulk) { $0.autoSubmitted ? .fired : nil },
-        Rule(.autoReplySubject, .bulk) { $0.autoReplySubject ? .fired : nil },
-        Rule(.noreplySender, .bulk) { $0.automatedSender ? .fired : nil },
-        Rule(.categoryPromotions, .bulk) { $0.labels.contains("CATEGORY_PROMOTIONS") ? .fired : nil },
-        Rule(.categorySocial, .bulk) { $0.labels.contains("CATEGORY_SOCIAL") ? .fired : nil },
-        Rule(.categoryUpdates, .bulk) { $0.labels.contains("CATEGORY_UPDATES") ? .fired : nil },
-        Rule(.categoryForums, .bulk) { $0.labels.contains("CATEGORY_FORUMS") ? .fired : nil },
-        // A user filter that skipped the inbox has already said "not now".
-        Rule(.notInInbox, .bulk) { !$0.labels.isEmpty && !$0.labels.contains("INBOX") ? .fired : nil },
+        .when(.calendarResponse, .calendar, "a reply to an invitation") { $0.calendarResponse },
+        .when(.inviteToday, .calendar, "a calendar invitation for the rest of today") { $0.invitation == .today },
+        .when(.inviteNotToday, .calendar, "a calendar invitation for another day") { $0.invitation == .notToday },
     ]
 }

@@ -1,20 +1,27 @@
 import Foundation
 
+extension RuleID {
+    public static let deadlineSoon = RuleID("deadline_soon")
+    public static let todayMention = RuleID("today_mention")
+    public static let deadlineLater = RuleID("deadline_later")
+    public static let deadlinePassed = RuleID("deadline_passed")
+}
+
 /// Deadlines and time windows, read in the user's zone against now (`TimeReader`). One reading per
 /// message, so at most one of these fires.
 enum TimeRules {
     static let all: [Rule] = [
-        Rule(.deadlineSoon, .time) { message in
+        Rule(.deadlineSoon, .time, "a deadline still ahead today or within hours") { message in
             message.reading.verdict == .soon ? Evidence(why: message.why(message.explainSoon())) : nil
         },
-        Rule(.todayMention, .time) { message in
+        Rule(.todayMention, .time, "names today") { message in
             message.reading.verdict == .today ? Evidence(why: message.why("names today, and the writer's today is the user's today")) : nil
         },
-        Rule(.deadlineLater, .time) { message in
+        Rule(.deadlineLater, .time, "the time named is days away") { message in
             message.reading.verdict == .later ? Evidence(why: message.why(message.explainDays(passed: false))) : nil
         },
         // A past time in a report of an event says when it happened, not a deadline that was missed.
-        Rule(.deadlinePassed, .time) { message in
+        Rule(.deadlinePassed, .time, "the time named has passed") { message in
             message.reading.verdict == .passed && !message.reportsAnEvent ? Evidence(why: message.why(message.explainDays(passed: true))) : nil
         },
     ]
