@@ -63,33 +63,33 @@ extension RuleSet {
       "threshold": 60,
       "quiet_hours_threshold": 90,
       "weights": {
-        "vip_sender": 20,
-        "gmail_important": 10,
-        "gmail_starred": 35,
+        "vip_sender": 10,
+        "gmail_important": 15,
+        "gmail_starred": 25,
         "urgency_word": 45,
         "user_keyword": 45,
         "direct_to": 15,
-        "own_thread_reply": 35,
+        "own_thread_reply": 30,
         "invite_today": 50,
-        "cc_only": -10,
-        "not_addressed": -15,
+        "cc_only": -15,
+        "not_addressed": -5,
         "invite_not_today": -20,
         "calendar_response": -30,
         "list_unsubscribe": -30,
         "list_id": -20,
         "precedence_bulk": -25,
-        "auto_submitted": -50,
+        "auto_submitted": -40,
         "auto_reply_subject": -50,
         "noreply_sender": -30,
         "category_promotions": -50,
         "category_social": -40,
-        "category_updates": -20,
+        "category_updates": -15,
         "category_forums": -25,
         "not_in_inbox": -30,
         "deadline_soon": 45,
-        "today_mention": 15,
+        "today_mention": 10,
         "decision_ask": 30,
-        "blocking": 15,
+        "blocking": 25,
         "question": 10,
         "incident": 60,
         "security_event": 70,
@@ -101,18 +101,18 @@ extension RuleSet {
         "deadline_later": -25,
         "deadline_passed": -15,
         "negated": -60,
-        "closure": -70,
-        "fyi": -35,
+        "closure": -80,
+        "fyi": -55,
         "marketing": -30,
         "automated_notice": -25,
         "phishing": -70,
         "gift_card": -80,
-        "payment_scam": -70,
+        "payment_scam": -75,
         "impersonation": -100,
         "lookalike_domain": -60,
         "bulk_floor": -15,
-        "work_stopped": 30,
-        "people_affected": 25,
+        "work_stopped": 45,
+        "people_affected": 35,
         "someone_here": 45,
         "money_at_risk": 30,
         "consequence": 15
@@ -329,24 +329,30 @@ extension RuleSet {
             "cannot log in", "customers can't", "users can't", "on the bridge", "join the bridge",
             "incident bridge", "war room", "lost power", "losing power", "power cut", "no power",
             "losing heat", "no heating", "tripped", "won't restart", "running out of fuel", "fatal error",
-            "critical error" ] },
+            "critical error", "malfunction", "is failing", "are failing", "elevated failures", "theft",
+            "robbery", "break-in", "broken into", "burglary", "fire alarm", "flooding", "water leak",
+            "burst pipe", "power outage", "water shutoff", "shut off" ] },
           { "language": "de", "words": [
             "ausgefallen", "ausfall", "storung", "totalausfall", "nicht erreichbar", "geht nicht mehr",
             "funktioniert nicht", "funktioniert nicht mehr", "abgebrochen", "p1-storung", "bereitschaft",
             "rufbereitschaft", "eskalation", "eskalationsstufe", "steht still", "stillstand", "liegt lahm",
             "dienst nicht verfugbar", "produktionsausfall", "band steht", "ist down", "seite down", "kaputt",
             "konnen sich nicht anmelden", "kommen nicht rein", "kunden konnen nicht", "schwerwiegender fehler",
-            "kritischer fehler" ] },
+            "kritischer fehler", "diebstahl", "einbruch", "überfall", "wasserrohrbruch", "wasserschaden",
+            "stromausfall", "kein strom", "feueralarm" ] },
           { "language": "fr", "words": [
             "en panne", "panne", "hors service", "indisponible", "ne fonctionne plus", "ne marche plus",
             "incident majeur", "astreinte", "d'astreinte", "coupure", "interruption", "inaccessible",
             "bloque depuis", "plante", "escalade", "le site est tombe", "hors ligne", "a casse", "est casse",
-            "ne peuvent plus", "plus personne ne peut", "erreur fatale", "erreur critique" ] },
+            "ne peuvent plus", "plus personne ne peut", "erreur fatale", "erreur critique", "cambriolage",
+            "effraction", "braquage", "inondation", "fuite d'eau", "dégât des eaux", "coupure de courant",
+            "panne de courant", "alarme incendie" ] },
           { "language": "es", "words": [
             "caido", "caida", "se cayo", "no funciona", "no carga", "incidencia", "incidente",
             "fuera de servicio", "guardia", "de guardia", "interrupcion", "inaccesible", "sin servicio",
             "escalado", "escalada", "parada", "error critico", "caidos", "estamos caidos", "fuera de linea",
-            "desconectados", "no puede entrar", "error fatal" ] },
+            "desconectados", "no puede entrar", "error fatal", "robo", "atraco", "inundación", "apagón",
+            "corte de luz", "sin luz", "alarma de incendio" ] },
           { "language": "it", "words": [
             "guasto", "guasta", "guasti", "guaste", "in avaria", "avaria", "fuori servizio", "fuori uso",
             "in panne", "in tilt", "non funziona", "non funzionano", "non funzionante", "non funzionanti",
@@ -378,7 +384,8 @@ extension RuleSet {
             "caldaia in blocco", "caldaia bloccata", "caldaia guasta", "senza acqua calda", "perdita d'acqua",
             "allagamento", "allagato", "allagata", "catena del freddo interrotta", "non riesco ad accedere",
             "non riusciamo ad accedere", "impossibile accedere", "non riescono ad accedere",
-            "clienti non riescono", "utenti non riescono", "nessuno riesce", "errore fatale", "errore bloccante" ] },
+            "clienti non riescono", "utenti non riescono", "nessuno riesce", "errore fatale",
+            "errore bloccante", "furto", "rapina", "effrazione" ] },
           { "language": "pt", "words": [
             "fora do ar", "está fora do ar", "saiu do ar", "caídas", "está caído", "está caída",
             "sistema caiu", "servidor caiu", "site caiu", "rede caiu", "caiu o sistema", "caiu a rede",
@@ -417,7 +424,8 @@ extension RuleSet {
             "sem serviço", "avariou", "disparou o alarme", "ecrã preto", "ecrã azul", "ecrã congelado",
             "tela azul", "tela preta", "tela congelada", "sistema travou", "computador travou",
             "servidor travou", "travou tudo", "está dando erro", "estão dando erro", "está a dar erro",
-            "estão a dar erro", "erro fatal" ] }
+            "estão a dar erro", "erro fatal", "roubo", "assalto", "alagamento", "vazamento",
+            "alarme de incêndio" ] }
         ],
         "security": [
           { "language": "en", "words": [
@@ -973,24 +981,25 @@ extension RuleSet {
             "broken leg", "allergic reaction", "seizure", "unconscious", "vomiting", "threw up", "stroke",
             "heart attack", "bleeding", "stitches", "concussion", "sent home sick", "is sick", "feels sick",
             "not well", "nurse's office", "school nurse", "in the er", "at the er", "to the er", "chest pain",
-            "can't breathe", "passed out", "fainted", "collapsed" ] },
+            "can't breathe", "passed out", "fainted", "collapsed", "temp is", "high temperature", "been sick",
+            "being sick", "throwing up", "is hurt", "got hurt", "swelling" ] },
           { "language": "de", "words": [
             "fieber", "krankenhaus", "klinik", "klinikum", "notaufnahme", "rettungswagen", "notarzt",
             "krankenwagen", "gesturzt", "sturz", "hingefallen", "verletzt", "verletzung", "unfall",
             "gebrochen", "allergische reaktion", "bewusstlos", "erbrochen", "ubergeben", "schlaganfall",
             "herzinfarkt", "blutet", "genaht", "gehirnerschutterung", "brustschmerzen", "zusammengebrochen",
-            "ohnmachtig", "kollabiert" ] },
+            "ohnmachtig", "kollabiert", "hat sich übergeben" ] },
           { "language": "fr", "words": [
             "fievre", "de la fievre", "hopital", "urgences", "aux urgences", "samu", "pompiers", "chute",
             "blesse", "blessee", "blessure", "fracture", "reaction allergique", "malaise", "inconscient",
             "vomi", "vomissements", "avc", "crise cardiaque", "saigne", "points de suture", "infirmerie",
             "est tombee", "est tombe dans", "a chute", "douleur thoracique", "douleurs thoraciques",
-            "s'est evanoui", "s'est evanouie" ] },
+            "s'est evanoui", "s'est evanouie", "a vomi", "vomit", "est tombé" ] },
           { "language": "es", "words": [
             "fiebre", "urgencias", "ambulancia", "se cayo", "herido", "herida", "accidente", "fractura",
             "reaccion alergica", "desmayo", "se ha desmayado", "inconsciente", "vomitado", "vomitando",
             "ictus", "infarto", "sangra", "enfermeria", "ha tenido una caida", "se ha roto", "se cayo por",
-            "dolor en el pecho", "desmayada", "desmayado" ] },
+            "dolor en el pecho", "desmayada", "desmayado", "ha vomitado", "se desmayó", "se ha caído" ] },
           { "language": "it", "words": [
             "febbre", "febbre alta", "ospedale", "in ospedale", "pronto soccorso", "ambulanza", "il 118",
             "al 118", "guardia medica", "codice rosso", "è caduto", "è caduta", "brutta caduta",
@@ -1005,7 +1014,7 @@ extension RuleSet {
             "fatica a respirare", "crisi d'asma", "attacco d'asma", "ricoverato", "ricoverata", "ricovero",
             "terapia intensiva", "rianimazione", "sala operatoria", "operato d'urgenza", "operata d'urgenza",
             "è mancato", "è mancata", "venuto a mancare", "venuta a mancare", "è morto", "è morta", "deceduto",
-            "deceduta", "decesso", "ci ha lasciati", "infermeria" ] },
+            "deceduta", "decesso", "ci ha lasciati", "infermeria", "sta vomitando", "è svenuto", "è svenuta" ] },
           { "language": "pt", "words": [
             "febre", "com febre", "tem febre", "febre alta", "temperatura de", "no hospital", "nas urgências",
             "na urgência", "às urgências", "pronto socorro", "pronto atendimento", "upa", "inem", "bombeiros",
@@ -1020,7 +1029,8 @@ extension RuleSet {
             "não se sente bem", "mal disposto", "maldisposto", "enfermaria", "enfermeira da escola",
             "dor no peito", "dores no peito", "não consegue respirar", "falta de ar", "faleceu", "falecimento",
             "morreu", "óbito", "em cirurgia", "cirurgia de urgência", "operado de urgência", "internado",
-            "internada", "foi internado", "foi internada", "cuidados intensivos", "uti", "na emergência" ] }
+            "internada", "foi internado", "foi internada", "cuidados intensivos", "uti", "na emergência",
+            "está a vomitar", "está vomitando", "caiu e" ] }
         ],
         "school_closure": [
           { "language": "en", "words": [
@@ -1067,16 +1077,16 @@ extension RuleSet {
           { "language": "en", "words": [
             "pick him up", "pick her up", "pick them up", "pick up", "pickup", "collect him", "collect her",
             "come get", "come and get", "come pick", "can you get him", "can you get her", "fetch him",
-            "fetch her" ] },
+            "fetch her", "collected", "come and get her", "come and get him", "come and collect" ] },
           { "language": "de", "words": [
-            "abholen", "abzuholen", "holst du", "ihn holen", "sie holen", "holen", "abgeholt" ] },
+            "abholen", "abzuholen", "holst du", "ihn holen", "sie holen", "holen", "abgeholt", "abgeholt werden" ] },
           { "language": "fr", "words": [
             "venir le chercher", "venir la chercher", "venir les chercher", "le recuperer", "la recuperer",
             "les recuperer", "recuperer", "aller le chercher", "aller la chercher", "passer le prendre",
             "passer la prendre" ] },
           { "language": "es", "words": [
             "recogerlo", "recogerla", "recogerlos", "recoger", "a buscarlo", "a buscarla", "pasar a por",
-            "venir a por", "ir a por" ] },
+            "venir a por", "ir a por", "venir a buscarla", "venir a buscarlo" ] },
           { "language": "it", "words": [
             "venire a prendere", "venirlo a prendere", "venirla a prendere", "venirli a prendere",
             "venire a prenderlo", "venire a prenderla", "venire a prenderli", "andare a prendere",
@@ -1092,7 +1102,8 @@ extension RuleSet {
             "passar para buscar", "apanhá lo", "apanhá la", "apanhá los", "buscar ele", "buscar ela",
             "buscar eles", "pegar ele", "pegar ela", "pegar eles", "pegar as crianças", "buscar as crianças",
             "buscar os miúdos", "buscar o miúdo", "buscar a miúda", "buscar o menino", "buscar a menina",
-            "buscar na escola", "buscar à escola", "pegar na escola", "apanhar na escola" ] }
+            "buscar na escola", "buscar à escola", "pegar na escola", "apanhar na escola", "vir buscá la",
+            "vir buscá lo", "buscar a" ] }
         ],
         "travel_transport": [
           { "language": "en", "words": [
@@ -1192,27 +1203,30 @@ extension RuleSet {
         "meeting_word": [
           { "language": "en", "words": [
             "meeting", "call", "sync", "standup", "stand-up", "review", "interview", "session", "appointment",
-            "presentation", "demo", "workshop", "board", "1:1", "check-in", "briefing", "invitation", "event" ] },
+            "presentation", "demo", "workshop", "board", "1:1", "check-in", "briefing", "invitation", "event",
+            "game", "match", "practice", "rehearsal", "class", "lesson", "hearing" ] },
           { "language": "de", "words": [
             "termin", "besprechung", "sitzung", "vorbesprechung", "gesprach", "runde", "jour fixe", "telko",
-            "telefonkonferenz", "prasentation", "einladung", "veranstaltung", "vorstellung" ] },
+            "telefonkonferenz", "prasentation", "einladung", "veranstaltung", "vorstellung", "spiel",
+            "training", "probe", "unterricht", "verhandlung" ] },
           { "language": "fr", "words": [
             "reunion", "rendez-vous", "rdv", "point", "appel", "entretien", "seance", "conseil", "visio",
-            "atelier", "evenement" ] },
+            "atelier", "evenement", "entraînement", "répétition", "cours", "audience" ] },
           { "language": "es", "words": [
             "cita", "llamada", "videollamada", "sesion", "comite", "presentacion", "entrevista", "taller",
-            "invitacion", "evento", "consejo" ] },
+            "invitacion", "evento", "consejo", "partido", "entrenamiento", "ensayo", "clase", "vista" ] },
           { "language": "it", "words": [
             "riunione", "riunioni", "incontro", "videochiamata", "videocall", "chiamata", "conference call",
             "appuntamento", "colloquio", "colloqui", "sessione", "seduta", "presentazione",
             "consiglio comunale", "consiglio direttivo", "cda", "consiglio di amministrazione", "assemblea",
             "udienza", "visita", "revisione", "invito", "conferenza", "sopralluogo", "audit", "ispezione",
-            "collegio docenti", "consiglio di classe", "ricevimento" ] },
+            "collegio docenti", "consiglio di classe", "ricevimento", "partita", "allenamento", "prove",
+            "lezione" ] },
           { "language": "pt", "words": [
             "reunião", "reuniões", "chamada", "videochamada", "videoconferência", "teleconferência", "sessão",
             "consulta", "marcação", "apresentação", "demonstração", "formação", "treinamento",
             "conselho de administração", "convite", "audiência", "julgamento", "alinhamento", "revisão",
-            "assembleia", "assembleia geral", "daily", "reunião do conselho" ] }
+            "assembleia", "assembleia geral", "daily", "reunião do conselho", "jogo", "treino", "ensaio", "aula" ] }
         ],
         "waiting_for_you": [
           { "language": "en", "words": [
@@ -1877,7 +1891,8 @@ extension RuleSet {
             "stuck in customs", "held at customs", "held in customs", "customs hold", "not released",
             "stranded", "paralysed", "paralyzed", "nothing is moving", "nothing moving", "not moving",
             "dead in the water", "shut down", "has shut down", "not working", "no longer working",
-            "keeps failing", "will stop", "going to stop" ] },
+            "keeps failing", "will stop", "going to stop", "hasn't opened", "isn't open", "didn't open",
+            "never opened", "no-show", "isn't picking up", "not picking up", "isn't answering", "not answering" ] },
           { "language": "de", "words": [
             "steht still", "stehen still", "stand still", "standen still", "stillstand", "stillstehen",
             "stillgelegt", "liegt still", "liegen still", "lahmgelegt", "liegt lahm", "gestoppt",
@@ -1897,7 +1912,8 @@ extension RuleSet {
             "im leerlauf", "steht rum", "warten auf teile", "wartet auf teile", "fehlteil", "fehlteile",
             "teile fehlen", "produktion angehalten", "band angehalten", "linie angehalten",
             "vom zoll festgehalten", "zoll festgehalten", "geht nicht mehr", "gehen nicht mehr",
-            "geht gar nicht", "gehen gar nicht", "funktioniert nicht mehr", "funktionieren nicht mehr" ] },
+            "geht gar nicht", "gehen gar nicht", "funktioniert nicht mehr", "funktionieren nicht mehr",
+            "nicht geöffnet", "nicht aufgemacht", "geht nicht ran", "nicht erreichbar" ] },
           { "language": "fr", "words": [
             "à l'arrêt", "est à l'arrêt", "sont à l'arrêt", "ligne à l'arrêt", "usine à l'arrêt", "arrêtée",
             "arrêtés", "arrêtées", "tout est arrêté", "ligne arrêtée", "chaîne arrêtée", "production arrêtée",
@@ -1916,7 +1932,8 @@ extension RuleSet {
             "n'avance pas", "ne démarre pas", "ne redémarre pas", "retenu en douane", "retenue en douane",
             "retenus en douane", "bloqué en douane", "bloquée en douane", "bloqué à la douane",
             "retenue à la douane", "en rade", "en défaut", "s'arrêtent", "s'arrête", "vont s'arrêter",
-            "va s'arrêter", "ne fonctionne plus", "ne fonctionnent plus" ] },
+            "va s'arrêter", "ne fonctionne plus", "ne fonctionnent plus", "pas ouvert", "n'a pas ouvert",
+            "ne répond pas", "injoignable" ] },
           { "language": "es", "words": [
             "parado", "parada", "parados", "paradas", "está parado", "está parada", "están parados",
             "estamos parados", "línea parada", "producción parada", "máquina parada", "máquinas paradas",
@@ -1933,7 +1950,8 @@ extension RuleSet {
             "no podemos arrancar", "no se puede enviar", "no puede salir", "sin poder avanzar",
             "retenido en aduana", "retenida en aduana", "retenido en la aduana", "retenida en la aduana",
             "parado en aduana", "varado", "varada", "varados", "sin producción", "retenido en destino",
-            "no funciona", "no funcionan", "dejó de funcionar", "se han parado" ] },
+            "no funciona", "no funcionan", "dejó de funcionar", "se han parado", "no ha abierto", "no abrió",
+            "no contesta", "no coge el teléfono", "ilocalizable" ] },
           { "language": "it", "words": [
             "fermo", "ferma", "fermi", "ferme", "è fermo", "è ferma", "sono fermi", "sono ferme",
             "siamo fermi", "siamo ferme", "tutto fermo", "linea ferma", "linee ferme", "produzione ferma",
@@ -1951,7 +1969,7 @@ extension RuleSet {
             "non riparte", "non si muove", "non si muove nulla", "bloccato in dogana", "bloccata in dogana",
             "fermo in dogana", "ferma in dogana", "trattenuto in dogana", "trattenuta in dogana", "incastrato",
             "incastrata", "non funziona", "non funzionano", "ha smesso di funzionare", "non va", "non va più",
-            "non parte", "non si avvia" ] },
+            "non parte", "non si avvia", "non ha aperto", "non è aperto", "non risponde", "irraggiungibile" ] },
           { "language": "pt", "words": [
             "estão parados", "linha parada", "produção parada", "tudo parado", "parou", "parou tudo",
             "a linha parou", "parada de linha", "parada de produção", "paragem", "paragem de linha",
@@ -1968,7 +1986,8 @@ extension RuleSet {
             "não conseguimos produzir", "não podemos enviar", "não podemos expedir", "não podemos avançar",
             "não podemos continuar", "não podemos prosseguir", "impossível avançar", "impossível continuar",
             "não arranca", "sem produção", "não funciona", "não funcionam", "parou de funcionar",
-            "deixou de funcionar", "pararam" ] }
+            "deixou de funcionar", "pararam", "não abriu", "não está aberto", "não atende", "não responde",
+            "incontactável" ] }
         ],
         "people_idle": [
           { "language": "en", "words": [
@@ -2227,7 +2246,8 @@ extension RuleSet {
             "bailiffs", "final demand", "credit hold", "on credit hold", "over the limit", "credit limit",
             "lose the deposit", "lose our deposit", "forfeit", "forfeited", "demurrage", "storage charges",
             "can't pay", "cannot pay", "won't be paid", "unpaid", "payment declined", "payment was declined",
-            "payment was rejected", "debit failed" ] },
+            "payment was rejected", "debit failed", "held your payment", "payment held", "payment on hold",
+            "payment is on hold" ] },
           { "language": "de", "words": [
             "platzt", "wird platzen", "geplatzt", "rücklastschrift", "lastschrift zurück", "zurückgebucht",
             "rückbuchung", "nicht eingelöst", "mangels deckung", "keine deckung", "ungedeckt", "nicht gedeckt",
@@ -2240,7 +2260,8 @@ extension RuleSet {
             "zwangsvollstreckung", "fristlose kündigung", "räumungsklage", "mahnbescheid", "letzte mahnung",
             "anzahlung verfällt", "stornogebühr", "stornogebühren", "lagergeld", "standgeld", "liegegeld",
             "kreditlimit", "limit überschritten", "kreditsperre", "nicht bezahlt", "dispokredit überzogen",
-            "zahlung fehlgeschlagen", "lastschrift zurückgegeben", "lastschrift geplatzt" ] },
+            "zahlung fehlgeschlagen", "lastschrift zurückgegeben", "lastschrift geplatzt",
+            "zahlung angehalten", "zahlung zurückgehalten" ] },
           { "language": "fr", "words": [
             "rejeté", "rejetée", "prélèvement rejeté", "chèque rejeté", "chèque impayé", "impayé", "impayés",
             "impayée", "rejet de prélèvement", "sans provision", "chèque sans provision",
@@ -2253,7 +2274,7 @@ extension RuleSet {
             "ne passera pas", "paiement refusé", "carte refusée", "encours dépassé", "plafond dépassé",
             "compte bloqué", "acompte perdu", "perdre l'acompte", "surestaries", "frais de magasinage",
             "frais d'immobilisation", "découvert bancaire", "autorisation de découvert", "saisie sur salaire",
-            "saisie conservatoire", "paiement rejeté", "virement rejeté" ] },
+            "saisie conservatoire", "paiement rejeté", "virement rejeté", "paiement bloqué", "paiement suspendu" ] },
           { "language": "es", "words": [
             "rebotado", "rebotada", "rebotará", "va a rebotar", "recibo devuelto", "cargo devuelto",
             "domiciliación devuelta", "cheque sin fondos", "sin fondos", "fondos insuficientes",
@@ -2266,7 +2287,7 @@ extension RuleSet {
             "cobro judicial", "agencia de cobro", "requerimiento de pago", "perder la fianza",
             "perder el depósito", "gastos de almacenaje", "sobrestadía", "sobreestadía", "límite de crédito",
             "límite superado", "orden de embargo", "embargo de cuentas", "pago denegado", "recibo rechazado",
-            "pago devuelto", "transferencia rechazada" ] },
+            "pago devuelto", "transferencia rechazada", "pago retenido", "pago bloqueado" ] },
           { "language": "it", "words": [
             "respinto", "respinta", "respinti", "rid insoluto", "rid respinto", "assegno scoperto",
             "assegno protestato", "protestato", "protesto", "insoluto", "insoluti", "conto scoperto",
@@ -2280,7 +2301,7 @@ extension RuleSet {
             "perdiamo la caparra", "caparra", "controstallie", "costi di magazzinaggio", "conto in rosso",
             "allo scoperto", "la penale", "penale contrattuale", "distacco della fornitura", "distacco utenza",
             "bonifico non è passato", "bonifico respinto", "pagamento respinto",
-            "pagamento non andato a buon fine", "addebito respinto" ] },
+            "pagamento non andato a buon fine", "addebito respinto", "pagamento bloccato", "pagamento sospeso" ] },
           { "language": "pt", "words": [
             "cheque voltou", "cheque devolvido", "cheque sem fundos", "sem fundos", "sem saldo",
             "fundos insuficientes", "débito devolvido", "boleto vencido", "em atraso", "juros de mora",
@@ -2292,7 +2313,8 @@ extension RuleSet {
             "despejo", "cobrança judicial", "execução fiscal", "aviso de corte", "perder o sinal",
             "sobre-estadia", "limite estourado", "estourou o limite", "bloqueio de crédito",
             "cheque vai voltar", "débito recusado", "custos de armazenagem", "taxa de armazenagem",
-            "pagamento foi recusado", "pagamento devolvido", "débito não realizado", "transferência recusada" ] }
+            "pagamento foi recusado", "pagamento devolvido", "débito não realizado", "transferência recusada",
+            "pagamento retido", "pagamento bloqueado" ] }
         ],
         "consequence_cue": [
           { "language": "en", "words": [
@@ -2367,44 +2389,53 @@ extension RuleSet {
           { "language": "en", "words": [
             "waiting", "is waiting", "are waiting", "has arrived", "have arrived", "arrived", "just arrived",
             "is here", "are here", "showed up", "turned up", "standing", "is standing", "are standing",
-            "came in", "walked in" ] },
+            "came in", "walked in", "is at", "are at", "is on site", "are on site", "here" ] },
           { "language": "de", "words": [
             "wartet", "warten", "ist da", "sind da", "ist hier", "sind hier", "angekommen", "eingetroffen",
-            "steht", "stehen", "ist gekommen", "sind gekommen" ] },
+            "steht", "stehen", "ist gekommen", "sind gekommen", "ist vor ort", "sind vor ort", "hier" ] },
           { "language": "fr", "words": [
             "attend", "attendent", "vous attend", "t attend", "est arrivé", "est arrivée", "sont arrivés",
             "sont arrivées", "arrivé", "arrivée", "est là", "sont là", "est ici", "sont ici", "patiente",
-            "patientent" ] },
+            "patientent", "sont sur place", "est sur place", "ici" ] },
           { "language": "es", "words": [
             "espera", "esperan", "esperando", "está esperando", "ha llegado", "han llegado", "llegó",
-            "llegaron", "está aquí", "están aquí", "está abajo", "ha venido", "han venido" ] },
+            "llegaron", "está aquí", "están aquí", "está abajo", "ha venido", "han venido", "está en",
+            "están en", "en el local", "aquí" ] },
           { "language": "it", "words": [
             "aspetta", "aspettano", "aspettando", "sta aspettando", "stanno aspettando", "in attesa",
             "è arrivato", "è arrivata", "sono arrivati", "sono arrivate", "arrivato", "arrivata", "è qui",
-            "sono qui", "è giù", "sono giù", "è sul posto", "fatto accomodare", "fatta accomodare" ] },
+            "sono qui", "è giù", "sono giù", "è sul posto", "fatto accomodare", "fatta accomodare",
+            "sono sul posto", "qui", "è al", "sono al" ] },
           { "language": "pt", "words": [
             "esperam", "à espera", "aguarda", "aguardam", "aguardando", "chegou", "chegaram", "estão aqui",
-            "já chegou", "está lá embaixo", "está lá em baixo" ] }
+            "já chegou", "está lá embaixo", "está lá em baixo", "estão no local", "está no local", "está na",
+            "estão na" ] }
         ],
         "people": [
           { "language": "en", "words": [
             "patients", "customers", "clients", "guests", "driver", "drivers", "crew", "workers", "operators",
-            "passengers", "visitors", "everyone", "the team", "the whole team" ] },
+            "passengers", "visitors", "everyone", "the team", "the whole team", "police", "officer",
+            "officers", "inspector", "inspectors", "fire marshal", "bailiff", "bailiffs",
+            "enforcement officers", "auditor", "auditors" ] },
           { "language": "de", "words": [
             "patienten", "kunden", "gäste", "fahrer", "mitarbeiter", "arbeiter", "passagiere", "besucher",
-            "das team", "alle leute" ] },
+            "das team", "alle leute", "polizei", "inspektor", "prüfer", "gerichtsvollzieher", "feuerwehr",
+            "kontrolleure" ] },
           { "language": "fr", "words": [
             "invités", "chauffeur", "chauffeurs", "ouvriers", "opérateurs", "passagers", "visiteurs",
-            "tout le monde", "l'équipe" ] },
+            "tout le monde", "l'équipe", "gendarmes", "inspecteur", "inspecteurs", "huissier", "huissiers",
+            "pompiers", "contrôleurs" ] },
           { "language": "es", "words": [
             "pacientes", "clientes", "invitados", "conductor", "camionero", "operarios", "trabajadores",
-            "pasajeros", "visitantes", "todo el mundo", "el equipo" ] },
+            "pasajeros", "visitantes", "todo el mundo", "el equipo", "policía", "inspectores", "inspección",
+            "bomberos", "agentes" ] },
           { "language": "it", "words": [
             "pazienti", "clienti", "ospiti", "autista", "autisti", "operai", "operatori", "passeggeri",
-            "visitatori", "la squadra", "il personale" ] },
+            "visitatori", "la squadra", "il personale", "polizia", "carabinieri", "ispettore", "ispettori",
+            "ufficiale giudiziario", "vigili del fuoco", "i nas" ] },
           { "language": "pt", "words": [
             "convidados", "motorista", "motoristas", "operadores", "funcionários", "passageiros", "a equipa",
-            "a equipe" ] }
+            "a equipe", "fiscal", "fiscais", "inspetor", "inspetores", "oficial de justiça", "bombeiros" ] }
         ]
       },
       "automated_senders": [

@@ -89,6 +89,8 @@ struct UrgencyCommand: ParsableCommand {
         @Flag(help: "List the wrong decisions (ids, categories, rules).") var misses = false
         @Flag(help: "Also estimate per language with weights fitted on every persona but the one scored.")
         var leaveOnePersonaOut = false
+        @Flag(help: "Print the weights fitted to the whole corpus (coordinate ascent on F1, signs kept), as changes.")
+        var fitWeights = false
 
         func validate() throws {
             if preferences != nil && personas != nil { throw ValidationError("give --preferences or --personas, not both") }
@@ -130,6 +132,14 @@ struct UrgencyCommand: ParsableCommand {
             } else {
                 print(report.text)
                 if let estimate { print("\n" + estimate.text) }
+                if fitWeights {
+                    let firings = try WeightFitting.firings(records, ruleSet: ruleSet, defaultNow: Date(), preferences: preferencesOf)
+                    let fitted = WeightFitting.fit(firings, start: ruleSet.weights, threshold: ruleSet.threshold)
+                    print("\nweights fitted to this corpus (changes only)")
+                    for rule in RuleID.allCases where fitted[rule] != ruleSet.weights[rule] {
+                        print("  \(rule.rawValue.padding(toLength: 24, withPad: " ", startingAt: 0)) \(ruleSet.weight(rule)) -> \(fitted[rule] ?? 0)")
+                    }
+                }
                 if misses {
                     print("\nwrong decisions")
                     for miss in report.misses {
