@@ -227,14 +227,14 @@ extension RuleSet {
             "la sua firma", "la vostra firma", "firma richiesta", "serve la firma", "controfirmare",
             "controfirma", "sottoscrivere", "decidere", "decisione", "decidi", "decidete", "devi decidere",
             "deve decidere", "via libera", "il tuo ok", "il suo ok", "il vostro ok", "l'ok", "benestare",
-            "nulla osta", "nullaosta", "tuo visto", "suo visto", "confermare", "confermi", "confermate",
-            "puoi confermare", "può confermare", "potete confermare", "mi confermi", "mi conferma",
-            "mi confermate", "ci confermi", "ci conferma", "ci confermate", "tua conferma", "sua conferma",
-            "vostra conferma", "attendo conferma", "posso procedere", "possiamo procedere", "ok a procedere",
-            "ok per procedere", "validare", "validi", "tuo parere", "suo parere", "vostro parere",
-            "tuo riscontro", "suo riscontro", "vostro riscontro", "tua risposta", "sua risposta",
-            "vostra risposta", "cosa facciamo", "che facciamo", "come procediamo", "ti va bene", "le va bene",
-            "vi va bene", "bisogno di aiuto", "serve aiuto", "bisogno del tuo aiuto", "bisogno del suo aiuto",
+            "nulla osta", "nullaosta", "tuo visto", "suo visto", "confermi", "confermate", "puoi confermare",
+            "può confermare", "potete confermare", "mi confermi", "mi conferma", "mi confermate",
+            "ci confermi", "ci conferma", "ci confermate", "tua conferma", "sua conferma", "vostra conferma",
+            "attendo conferma", "posso procedere", "possiamo procedere", "ok a procedere", "ok per procedere",
+            "validare", "validi", "tuo parere", "suo parere", "vostro parere", "tuo riscontro",
+            "suo riscontro", "vostro riscontro", "tua risposta", "sua risposta", "vostra risposta",
+            "cosa facciamo", "che facciamo", "come procediamo", "ti va bene", "le va bene", "vi va bene",
+            "bisogno di aiuto", "serve aiuto", "bisogno del tuo aiuto", "bisogno del suo aiuto",
             "ho bisogno di te", "sbloccare il pagamento", "autorizzare il pagamento" ] },
           { "language": "pt", "words": [
             "aprovar", "aprovação", "aprovações", "aprove", "aproves", "aprovem", "aprova", "sua aprovação",
@@ -331,7 +331,8 @@ extension RuleSet {
             "losing heat", "no heating", "tripped", "won't restart", "running out of fuel", "fatal error",
             "critical error", "malfunction", "is failing", "are failing", "elevated failures", "theft",
             "robbery", "break-in", "broken into", "burglary", "fire alarm", "flooding", "water leak",
-            "burst pipe", "power outage", "water shutoff", "shut off" ] },
+            "burst pipe", "power outage", "water shutoff", "shut off", "spill", "leaking", "gas leak",
+            "smell of gas", "product recall", "batch recall", "lot recall", "do not use" ] },
           { "language": "de", "words": [
             "ausgefallen", "ausfall", "storung", "totalausfall", "nicht erreichbar", "geht nicht mehr",
             "funktioniert nicht", "funktioniert nicht mehr", "abgebrochen", "p1-storung", "bereitschaft",
@@ -339,20 +340,23 @@ extension RuleSet {
             "dienst nicht verfugbar", "produktionsausfall", "band steht", "ist down", "seite down", "kaputt",
             "konnen sich nicht anmelden", "kommen nicht rein", "kunden konnen nicht", "schwerwiegender fehler",
             "kritischer fehler", "diebstahl", "einbruch", "überfall", "wasserrohrbruch", "wasserschaden",
-            "stromausfall", "kein strom", "feueralarm" ] },
+            "stromausfall", "kein strom", "feueralarm", "ausgelaufen", "gasgeruch", "gasleck", "rückruf",
+            "nicht verwenden" ] },
           { "language": "fr", "words": [
             "en panne", "panne", "hors service", "indisponible", "ne fonctionne plus", "ne marche plus",
             "incident majeur", "astreinte", "d'astreinte", "coupure", "interruption", "inaccessible",
             "bloque depuis", "plante", "escalade", "le site est tombe", "hors ligne", "a casse", "est casse",
             "ne peuvent plus", "plus personne ne peut", "erreur fatale", "erreur critique", "cambriolage",
             "effraction", "braquage", "inondation", "fuite d'eau", "dégât des eaux", "coupure de courant",
-            "panne de courant", "alarme incendie" ] },
+            "panne de courant", "alarme incendie", "déversement", "fuite de gaz", "odeur de gaz",
+            "rappel de lot", "retrait de lot", "ne pas utiliser" ] },
           { "language": "es", "words": [
             "caido", "caida", "se cayo", "no funciona", "no carga", "incidencia", "incidente",
             "fuera de servicio", "guardia", "de guardia", "interrupcion", "inaccesible", "sin servicio",
             "escalado", "escalada", "parada", "error critico", "caidos", "estamos caidos", "fuera de linea",
             "desconectados", "no puede entrar", "error fatal", "robo", "atraco", "inundación", "apagón",
-            "corte de luz", "sin luz", "alarma de incendio" ] },
+            "corte de luz", "sin luz", "alarma de incendio", "derrame", "olor a gas", "retirada del lote",
+            "no utilizar" ] },
           { "language": "it", "words": [
             "guasto", "guasta", "guasti", "guaste", "in avaria", "avaria", "fuori servizio", "fuori uso",
             "in panne", "in tilt", "non funziona", "non funzionano", "non funzionante", "non funzionanti",
@@ -385,7 +389,9 @@ extension RuleSet {
             "allagamento", "allagato", "allagata", "catena del freddo interrotta", "non riesco ad accedere",
             "non riusciamo ad accedere", "impossibile accedere", "non riescono ad accedere",
             "clienti non riescono", "utenti non riescono", "nessuno riesce", "errore fatale",
-            "errore bloccante", "furto", "rapina", "effrazione" ] },
+            "errore bloccante", "furto", "rapina", "effrazione", "sversamento", "fuoriuscita", "odore di gas",
+            "sta perdendo", "perde liquido", "ha urtato", "richiamo del lotto", "ritiro del lotto",
+            "divieto di utilizzo" ] },
           { "language": "pt", "words": [
             "fora do ar", "está fora do ar", "saiu do ar", "caídas", "está caído", "está caída",
             "sistema caiu", "servidor caiu", "site caiu", "rede caiu", "caiu o sistema", "caiu a rede",
@@ -425,7 +431,8 @@ extension RuleSet {
             "tela azul", "tela preta", "tela congelada", "sistema travou", "computador travou",
             "servidor travou", "travou tudo", "está dando erro", "estão dando erro", "está a dar erro",
             "estão a dar erro", "erro fatal", "roubo", "assalto", "alagamento", "vazamento",
-            "alarme de incêndio" ] }
+            "alarme de incêndio", "derramamento", "cheiro a gás", "cheiro de gás", "recolha do lote",
+            "recolhimento do lote", "não utilizar" ] }
         ],
         "security": [
           { "language": "en", "words": [
@@ -442,7 +449,7 @@ extension RuleSet {
             "if you did not authorize", "not initiated by you", "new beneficiary", "new payee",
             "unrecognised transaction", "unrecognized transaction", "didn't recognise", "don't recognise",
             "don't recognize", "if you did not", "if you didn't", "password was changed",
-            "password has been changed", "new device", "new device registered" ] },
+            "password has been changed", "new device", "new device registered", "sign-in from" ] },
           { "language": "de", "words": [
             "kompromittiert", "kompromittiertes", "kompromittierter", "gehackt", "geleakt", "offengelegt",
             "trojaner", "schadsoftware", "verdachtig", "verdachtige", "verdachtiger", "verdachtiges",
@@ -452,7 +459,7 @@ extension RuleSet {
             "sicherheitsvorfall", "gestohlen", "vom netz", "ungewohnliche zahlung",
             "ungewohnliche transaktion", "offentliches repo", "offentlichen repo", "nicht von ihnen",
             "nicht von dir", "neuer empfanger", "nicht autorisiert", "nicht selbst veranlasst", "neues gerät",
-            "passwort wurde geändert", "falls sie das nicht", "wenn sie das nicht" ] },
+            "passwort wurde geändert", "falls sie das nicht", "wenn sie das nicht", "anmeldung von" ] },
           { "language": "fr", "words": [
             "compromis", "compromise", "pirate", "piratage", "fuite", "divulgue", "malveillant",
             "logiciel malveillant", "cheval de troie", "connexion suspecte", "nouvelle connexion",
@@ -463,7 +470,8 @@ extension RuleSet {
             "volee", "operation inhabituelle", "transaction inhabituelle", "paiement inhabituel",
             "s'agit-il de vous", "est-ce vous", "depot public", "expose", "exposee",
             "si vous n'etes pas a l'origine", "si tu n'es pas a l'origine", "nouveau beneficiaire",
-            "operation non reconnue", "nouvel appareil", "mot de passe a été modifié", "si vous n'avez pas" ] },
+            "operation non reconnue", "nouvel appareil", "mot de passe a été modifié", "si vous n'avez pas",
+            "connexion depuis" ] },
           { "language": "es", "words": [
             "comprometido", "comprometida", "hackeado", "hackeada", "filtrado", "filtrada", "filtracion",
             "troyano", "inicio de sesion sospechoso", "nuevo inicio de sesion", "inicio de sesion",
@@ -474,7 +482,7 @@ extension RuleSet {
             "robado", "robada", "operacion inusual", "transaccion inusual", "eres tu", "es usted",
             "repo publico", "repositorio publico", "expuesta", "expuesto", "si usted no realizo",
             "si no realizaste", "si no reconoce", "si no reconoces", "nuevo beneficiario", "nuevo dispositivo",
-            "contraseña ha sido cambiada", "si usted no" ] },
+            "contraseña ha sido cambiada", "si usted no", "acceso realizado", "nuevo acceso" ] },
           { "language": "it", "words": [
             "compromesso", "compromessa", "compromessi", "compromesse", "violato", "violata", "violazione",
             "violazione dei dati", "data breach", "fuga di dati", "dati esposti", "hackerato", "hackerata",
@@ -500,7 +508,8 @@ extension RuleSet {
             "avviso di sicurezza", "allerta di sicurezza", "alert di sicurezza", "notifica di sicurezza",
             "rubato", "rubata", "rubati", "rubate", "furto", "furto di identità", "esposto", "esposta",
             "repository pubblico", "repo pubblico", "nuovo beneficiario", "nuovo dispositivo",
-            "dispositivo sconosciuto", "regola di inoltro", "se non sei stato tu", "se non è stato lei" ] },
+            "dispositivo sconosciuto", "regola di inoltro", "se non sei stato tu", "se non è stato lei",
+            "accesso effettuato", "effettuato un accesso" ] },
           { "language": "pt", "words": [
             "invadido", "invadida", "conta invadida", "hackeados", "pirateado", "pirateada", "ciberataque",
             "ataque informático", "ataque cibernético", "ataque hacker", "vazado", "vazada", "vazados",
@@ -533,7 +542,7 @@ extension RuleSet {
             "novo favorecido", "beneficiário adicionado", "favorecido adicionado", "não foi o senhor",
             "chave exposta", "dados expostos", "credenciais expostas", "conta comprometida",
             "foi comprometida", "foi comprometido", "foram comprometidos", "dados comprometidos",
-            "credenciais comprometidas" ] }
+            "credenciais comprometidas", "acesso efetuado" ] }
         ],
         "negator": [
           { "language": "en", "words": [
@@ -822,49 +831,50 @@ extension RuleSet {
             "confirm your credentials", "verify your credentials", "confirm your login",
             "confirm your bank details", "re-confirm your bank details", "verify your bank details",
             "update your bank details", "confirm your password", "via the link below", "using the link below",
-            "will be deactivated", "confirm your payment details", "confirm your payment information" ] },
+            "confirm your payment details", "confirm your payment information", "account will be deactivated" ] },
           { "language": "de", "words": [
             "verifizieren sie", "bestatigen sie ihr konto", "bestatigen sie ihre identitat",
             "identitat bestatigen", "postfach ist voll", "postfach voll", "speicherlimit", "speicherplatz",
-            "wird gesperrt", "vorubergehend eingeschrankt", "eingeschrankt", "konto wurde gesperrt",
+            "vorubergehend eingeschrankt", "eingeschrankt", "konto wurde gesperrt",
             "zahlungsdaten aktualisieren", "klicken sie hier", "handlung erforderlich",
             "innerhalb von 24 stunden", "reaktivieren", "bestatigen sie ihre zugangsdaten",
             "zugangsdaten bestatigen", "zugangsdaten uber den folgenden link", "uber den folgenden link",
-            "wird deaktiviert", "passwort bestatigen" ] },
+            "wird deaktiviert", "passwort bestatigen", "konto wird gesperrt", "zugang wird gesperrt",
+            "postfach wird gesperrt" ] },
           { "language": "fr", "words": [
             "verifiez votre compte", "verifier votre compte", "confirmez votre identite",
             "confirmer votre identite", "boite de reception pleine", "boite pleine",
             "votre compte sera suspendu", "compte suspendu", "temporairement restreint",
             "temporairement suspendu", "mettre a jour vos informations", "cliquez ici", "action requise",
             "dans les 24 heures", "reactiver", "confirmez vos identifiants", "verifiez vos identifiants",
-            "via le lien suivant", "via le lien ci-dessous", "sera desactive", "sera desactivee",
-            "quota depasse", "quota de stockage", "quota atteint" ] },
+            "via le lien suivant", "via le lien ci-dessous", "quota depasse", "quota de stockage",
+            "quota atteint", "compte sera désactivé" ] },
           { "language": "es", "words": [
             "verifica tu cuenta", "verifique su cuenta", "confirma tu identidad", "confirme su identidad",
             "buzon lleno", "limite de almacenamiento", "cuenta sera suspendida", "cuenta suspendida",
             "temporalmente restringida", "temporalmente suspendida", "actualiza tus datos",
             "actualice sus datos", "haz clic aqui", "haga clic aqui", "accion requerida",
             "en las proximas 24 horas", "reactivar", "confirme sus credenciales", "confirma tus credenciales",
-            "a traves del siguiente enlace", "en el siguiente enlace", "sera desactivada", "sera desactivado" ] },
+            "a traves del siguiente enlace", "en el siguiente enlace", "cuenta será desactivada" ] },
           { "language": "it", "words": [
             "verifica il tuo account", "verifichi il suo account", "verifica account",
             "conferma il tuo account", "confermi il suo account", "convalida il tuo account",
             "verifica la tua identità", "verifichi la sua identità", "conferma la tua identità",
             "confermi la sua identità", "casella piena", "casella di posta piena", "spazio esaurito",
-            "quota superata", "limite di archiviazione", "spazio di archiviazione", "sarà sospeso",
-            "sarà sospesa", "sarà chiuso", "sarà chiusa", "sarà disattivato", "sarà disattivata",
-            "sarà bloccato", "sarà bloccata", "account sospeso", "account è stato sospeso",
-            "temporaneamente sospeso", "temporaneamente sospesa", "temporaneamente limitato",
-            "temporaneamente limitata", "temporaneamente bloccato", "aggiorna i tuoi dati",
-            "aggiorni i suoi dati", "aggiorna il pagamento", "aggiorna la carta", "clicca qui", "clicchi qui",
-            "fai clic qui", "faccia clic qui", "azione richiesta", "entro 24 ore", "nelle prossime 24 ore",
-            "entro 48 ore", "riattiva il tuo account", "riattivare il tuo account", "sblocca il tuo account",
-            "sbloccare il tuo account", "conferma le tue credenziali", "verifica le tue credenziali",
-            "confermi le sue credenziali", "conferma la tua password", "conferma i dati bancari",
-            "verifica i dati bancari", "aggiorna i dati bancari", "tramite il link", "al link seguente",
-            "link sottostante", "link qui sotto", "accedi per evitare", "ha condiviso un documento",
-            "hai ricevuto un documento", "documento condiviso", "pacco in giacenza", "diritto a un rimborso",
-            "rimborso disponibile" ] },
+            "quota superata", "limite di archiviazione", "spazio di archiviazione", "sarà chiuso",
+            "sarà chiusa", "sarà disattivato", "sarà disattivata", "sarà bloccato", "sarà bloccata",
+            "account sospeso", "account è stato sospeso", "temporaneamente sospeso", "temporaneamente sospesa",
+            "temporaneamente limitato", "temporaneamente limitata", "temporaneamente bloccato",
+            "aggiorna i tuoi dati", "aggiorni i suoi dati", "aggiorna il pagamento", "aggiorna la carta",
+            "clicca qui", "clicchi qui", "fai clic qui", "faccia clic qui", "azione richiesta", "entro 24 ore",
+            "nelle prossime 24 ore", "entro 48 ore", "riattiva il tuo account", "riattivare il tuo account",
+            "sblocca il tuo account", "sbloccare il tuo account", "conferma le tue credenziali",
+            "verifica le tue credenziali", "confermi le sue credenziali", "conferma la tua password",
+            "conferma i dati bancari", "verifica i dati bancari", "aggiorna i dati bancari", "tramite il link",
+            "al link seguente", "link sottostante", "link qui sotto", "accedi per evitare",
+            "ha condiviso un documento", "hai ricevuto un documento", "documento condiviso",
+            "pacco in giacenza", "diritto a un rimborso", "rimborso disponibile", "account sarà sospeso",
+            "conto sarà sospeso", "casella sarà sospesa", "accesso sarà sospeso" ] },
           { "language": "pt", "words": [
             "verifique a sua conta", "verifique sua conta", "verifica a tua conta", "verificar a sua conta",
             "verificar sua conta", "confirme a sua identidade", "confirme sua identidade",
@@ -881,11 +891,11 @@ extension RuleSet {
             "reative", "desbloquear a sua conta", "desbloqueie a sua conta", "desbloquear sua conta",
             "desbloqueie sua conta", "confirme as suas credenciais", "confirme suas credenciais",
             "confirme seus dados bancários", "confirmar dados bancários", "confirme a sua senha",
-            "confirme sua senha", "será desativada", "será desativado", "documento partilhado consigo",
-            "partilhou um documento", "compartilhou um documento", "recebeu um documento",
-            "documento irá expirar", "documento vai expirar", "evitar a suspensão", "evitar o bloqueio",
-            "evite o bloqueio", "confirme os dados bancários", "atualize os dados bancários",
-            "confirme a palavra passe", "conta será suspensa", "acesso será suspenso" ] }
+            "confirme sua senha", "documento partilhado consigo", "partilhou um documento",
+            "compartilhou um documento", "recebeu um documento", "documento irá expirar",
+            "documento vai expirar", "evitar a suspensão", "evitar o bloqueio", "evite o bloqueio",
+            "confirme os dados bancários", "atualize os dados bancários", "confirme a palavra passe",
+            "conta será suspensa", "acesso será suspenso", "conta será desativada" ] }
         ],
         "gift_card": [
           { "language": "en", "words": [
@@ -2173,7 +2183,7 @@ extension RuleSet {
             "someone here for", "someone to see you", "asking for you at", "courier is here", "driver is here",
             "technician is here", "engineer is here", "plumber is here", "electrician is here", "is on site",
             "ringing the bell", "ringing the doorbell", "knocking", "let him in", "let her in", "let them in",
-            "sign for it", "at the counter", "in the waiting room" ] },
+            "sign for it", "at the counter", "in the waiting room", "on the ward" ] },
           { "language": "de", "words": [
             "am empfang", "im empfang", "an der rezeption", "an der anmeldung", "am eingang",
             "am haupteingang", "am hintereingang", "im foyer", "in der lobby", "in der eingangshalle",
@@ -2185,7 +2195,7 @@ extension RuleSet {
             "warten draußen", "wartet vor", "steht vor der tür", "hat geklingelt", "klingelt", "kurier ist da",
             "fahrer ist da", "techniker ist da", "handwerker ist da", "monteur ist da", "möchte zu ihnen",
             "will zu ihnen", "will zu dir", "reinlassen", "lass ihn rein", "lass sie rein", "an der theke",
-            "am tresen", "an der kasse", "im wartezimmer", "im wartebereich" ] },
+            "am tresen", "an der kasse", "im wartezimmer", "im wartebereich", "auf station" ] },
           { "language": "fr", "words": [
             "à l'accueil", "à la réception", "dans le hall", "dans l'entrée", "à l'entrée", "à la porte",
             "devant la porte", "devant l'entrée", "à la barrière", "au portail", "à la grille",
@@ -2197,7 +2207,8 @@ extension RuleSet {
             "quelqu'un te demande", "le coursier est là", "le livreur est là", "le technicien est là",
             "le plombier est là", "a sonné", "sonne à la porte", "devant chez toi", "devant chez vous",
             "devant la maison", "devant l'immeuble", "le faire entrer", "la faire entrer", "les faire entrer",
-            "ouvrir la porte", "en salle d'attente", "dans la salle d'attente" ] },
+            "ouvrir la porte", "en salle d'attente", "dans la salle d'attente", "à l'entrée principale",
+            "dans le service" ] },
           { "language": "es", "words": [
             "en recepción", "en la recepción", "en el vestíbulo", "en el hall", "en la entrada",
             "en la puerta", "en portería", "en la portería", "en conserjería", "en la garita", "en la barrera",
@@ -2208,7 +2219,8 @@ extension RuleSet {
             "el mensajero está", "el repartidor está", "el técnico está", "el fontanero está",
             "el plomero está", "llama a la puerta", "tocando el timbre", "tocando la puerta",
             "delante de casa", "frente a la casa", "abrir la puerta", "dejarle pasar", "dejarlo entrar",
-            "dejarla entrar", "hacerle pasar", "muelle de carga", "en la sala de espera" ] },
+            "dejarla entrar", "hacerle pasar", "muelle de carga", "en la sala de espera",
+            "en la entrada principal", "en planta" ] },
           { "language": "it", "words": [
             "alla reception", "all'ingresso", "all'entrata", "in portineria", "alla portineria", "nella hall",
             "nell'atrio", "in atrio", "al cancello", "alla sbarra", "alla guardiola", "in guardiola",
@@ -2220,7 +2232,9 @@ extension RuleSet {
             "qualcuno ti cerca", "il corriere è qui", "il tecnico è qui", "il tecnico è arrivato",
             "l'idraulico è qui", "suona il campanello", "ha suonato", "davanti a casa", "sotto casa",
             "sotto l'ufficio", "fuori dall'ufficio", "farlo entrare", "farla entrare", "farli entrare",
-            "aprire il cancello", "qualcuno per te", "in sala d'attesa", "nella sala d'attesa", "sul posto" ] },
+            "aprire il cancello", "qualcuno per te", "in sala d'attesa", "nella sala d'attesa", "sul posto",
+            "fatti accomodare", "fatto accomodare", "fatta accomodare", "in reparto", "in corsia",
+            "all'ingresso principale" ] },
           { "language": "pt", "words": [
             "na receção", "na recepção", "na portaria", "no lobby", "no hall", "no átrio", "na entrada",
             "à entrada", "na porta", "à porta", "no portão", "na cancela", "na guarita", "no cais", "na doca",
@@ -2231,7 +2245,8 @@ extension RuleSet {
             "tens visita", "um visitante", "alguém para você", "alguém para si", "alguém procura",
             "o técnico está", "o técnico chegou", "tocou a campainha", "tocando a campainha",
             "em frente de casa", "na frente de casa", "em frente ao prédio", "na frente do prédio",
-            "deixar entrar", "abrir o portão", "liberar a entrada", "na sala de espera" ] }
+            "deixar entrar", "abrir o portão", "liberar a entrada", "na sala de espera",
+            "na entrada principal", "no serviço", "na enfermaria" ] }
         ],
         "money_consequence": [
           { "language": "en", "words": [
@@ -2389,27 +2404,33 @@ extension RuleSet {
           { "language": "en", "words": [
             "waiting", "is waiting", "are waiting", "has arrived", "have arrived", "arrived", "just arrived",
             "is here", "are here", "showed up", "turned up", "standing", "is standing", "are standing",
-            "came in", "walked in", "is at", "are at", "is on site", "are on site", "here" ] },
+            "came in", "walked in", "is at", "are at", "is on site", "are on site", "here",
+            "wants to speak to you", "want to speak to you", "asking for you", "won't let me in",
+            "can't get in", "let me in" ] },
           { "language": "de", "words": [
             "wartet", "warten", "ist da", "sind da", "ist hier", "sind hier", "angekommen", "eingetroffen",
-            "steht", "stehen", "ist gekommen", "sind gekommen", "ist vor ort", "sind vor ort", "hier" ] },
+            "steht", "stehen", "ist gekommen", "sind gekommen", "ist vor ort", "sind vor ort", "hier",
+            "will dich sprechen", "wollen dich sprechen", "fragt nach dir", "komme nicht rein" ] },
           { "language": "fr", "words": [
             "attend", "attendent", "vous attend", "t attend", "est arrivé", "est arrivée", "sont arrivés",
             "sont arrivées", "arrivé", "arrivée", "est là", "sont là", "est ici", "sont ici", "patiente",
-            "patientent", "sont sur place", "est sur place", "ici" ] },
+            "patientent", "sont sur place", "est sur place", "ici", "veut te parler", "veulent vous parler",
+            "demande à vous voir", "me laisse pas entrer" ] },
           { "language": "es", "words": [
             "espera", "esperan", "esperando", "está esperando", "ha llegado", "han llegado", "llegó",
             "llegaron", "está aquí", "están aquí", "está abajo", "ha venido", "han venido", "está en",
-            "están en", "en el local", "aquí" ] },
+            "están en", "en el local", "aquí", "quiere hablar contigo", "quieren hablar con usted",
+            "pregunta por ti", "no me dejan entrar" ] },
           { "language": "it", "words": [
             "aspetta", "aspettano", "aspettando", "sta aspettando", "stanno aspettando", "in attesa",
             "è arrivato", "è arrivata", "sono arrivati", "sono arrivate", "arrivato", "arrivata", "è qui",
             "sono qui", "è giù", "sono giù", "è sul posto", "fatto accomodare", "fatta accomodare",
-            "sono sul posto", "qui", "è al", "sono al" ] },
+            "sono sul posto", "qui", "è al", "sono al", "vogliono parlare con te", "vuole parlare con te",
+            "vogliono parlarti", "chiede di te", "chiedono di te" ] },
           { "language": "pt", "words": [
             "esperam", "à espera", "aguarda", "aguardam", "aguardando", "chegou", "chegaram", "estão aqui",
             "já chegou", "está lá embaixo", "está lá em baixo", "estão no local", "está no local", "está na",
-            "estão na" ] }
+            "estão na", "quer falar contigo", "querem falar com você", "pergunta por si", "não me deixam entrar" ] }
         ],
         "people": [
           { "language": "en", "words": [
