@@ -56,7 +56,7 @@ public enum WeightFitting {
     }
 
     /// Weights fitted to `firings`, starting from `start`.
-    public static func fit(_ firings: [Firing], start: [RuleID: Int], threshold: Int, maxPasses: Int = 6) -> [RuleID: Int] {
+    public static func fit(_ firings: [Firing], start: [RuleID: Int], threshold: Int, maxPasses: Int = 10) -> [RuleID: Int] {
         var weights = start
         func distance(_ w: [RuleID: Int]) -> Int { w.reduce(0) { $0 + abs($1.value - (start[$1.key] ?? 0)) } }
         var best = confusion(firings, weights, threshold: threshold).f1
@@ -67,7 +67,7 @@ public enum WeightFitting {
                 let current = weights[rule]!
                 let sign = current > 0 ? 1 : -1
                 var choice = (value: current, f1: best, distance: distance(weights))
-                for step in [-20, -10, -5, 5, 10, 20] {
+                for step in [-40, -20, -10, -5, 5, 10, 20, 40] {
                     let value = current + step
                     guard value * sign > 0, RuleSet.bounds.contains(value) else { continue }
                     var trial = weights
@@ -100,8 +100,13 @@ public enum WeightFitting {
         }
         let personas = Array(Set(firings.map(\.persona))).sorted()
         estimate.personas = personas.count
+        // The shipped weights were fitted with every persona in view: starting there, the fit would
+        // stay there and the estimate would flatter. Each fold starts from the same uninformed
+        // weights instead (every rule ±30 by its sign, the floor as shipped).
+        let neutral = ruleSet.weights.mapValues { $0 == 0 ? 0 : ($0 > 0 ? 30 : -30) }
+            .merging([.bulkFloor: ruleSet.weight(.bulkFloor)]) { $1 }
         for persona in personas {
-            let weights = fit(firings.filter { $0.persona != persona }, start: ruleSet.weights, threshold: ruleSet.threshold)
+            let weights = fit(firings.filter { $0.persona != persona }, start: neutral, threshold: ruleSet.threshold)
             for firing in firings where firing.persona == persona {
                 estimate.leaveOnePersonaOut[firing.language, default: Confusion()]
                     .add(expected: firing.urgent, predicted: !firing.rules.isEmpty && score(firing.rules, weights) >= ruleSet.threshold)
