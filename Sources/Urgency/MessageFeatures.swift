@@ -152,8 +152,9 @@ extension UrgencyScorer {
             invitation = InvitationDate(subject: subject).map { isForRestOfToday($0, now: now) ? .today : .notToday } ?? .undated
         }
         // Calendar traffic carries event times, not deadlines: the invitation rules judge it.
+        let language = Self.guessLanguage(tokens)
         let reading = invitation != .none || calendarResponse
-            ? TimeReading() : readTime(message, date: headers["date"], tokens: tokens, matches: matches, now: now)
+            ? TimeReading() : readTime(message, date: headers["date"], tokens: tokens, matches: matches, language: language, now: now)
 
         var impersonation: SenderTrust.Finding?
         var lookalike = false
@@ -174,8 +175,8 @@ extension UrgencyScorer {
             tokens: tokens, subjectCount: subjectCount,
             asks: subject.unicodeScalars.contains("?") || snippetText.unicodeScalars.contains("?"),
             urgencyWords: [], matches: matches, negators: negators,
-            keywordHit: keywordPhrases.contains { Text.contains(tokens.map(\.text), phrase: $0) },
-            reading: reading, now: now, calendar: calendar, explain: explain, language: Self.guessLanguage(tokens))
+            keywordHit: !keywordPhrases.isEmpty && keywordPhrases.contains { Text.contains(tokens.map(\.text), phrase: $0) },
+            reading: reading, now: now, calendar: calendar, explain: explain, language: language)
         // Urgency words, unless negated: read with the same negation as every family.
         features.urgencyWords = everything.filter { $0.family == nil && !features.negated($0) }
         return features

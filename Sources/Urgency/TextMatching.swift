@@ -274,8 +274,15 @@ extension Text {
 struct PhraseIndex: Sendable {
     struct Entry: Sendable { var tokens: [Substring]; var family: PhraseFamily?; var language: String; var rank: Int }
     struct Match: Sendable { var family: PhraseFamily?; var language: String; var rank: Int; var start: Int; var length: Int }
+    /// The phrases that start with one token: one-word phrases, and longer ones by their second
+    /// token, so a common first word ("non", "não", "in") costs one more lookup, not a scan of every
+    /// phrase it starts.
+    private struct Bucket: Sendable {
+        var longer: [Substring: [Entry]] = [:]
+        var single: [Entry] = []
+    }
     /// Keyed by Substring so a token (a Substring of the folded text) is looked up without copying it.
-    private var byFirst: [Substring: [Entry]] = [:]
+    private var byFirst: [Substring: Bucket] = [:]
     var isEmpty: Bool { byFirst.isEmpty }
 
     /// `rank` orders languages where the caller needs a stable first (the urgency words' list order).
@@ -284,32 +291,41 @@ struct PhraseIndex: Sendable {
             for phrase in list.phrases {
                 let tokens = Text.tokenList(phrase).map { Substring($0) }
                 guard let first = tokens.first else { continue }
-                byFirst[first, default: []].append(Entry(tokens: tokens, family: list.family, language: list.language, rank: list.rank))
+                let entry = Entry(tokens: tokens, family: list.family, language: list.language, rank: list.rank)
+                if tokens.count == 1 { byFirst[first, default: Bucket()].single.append(entry) }
+                else { byFirst[first, default: Bucket()].longer[tokens[1], default: []].append(entry) }
             }
         }
         // Longer phrases first, so "not urgent" is seen before "urgent" where both start alike; among
         // equally long ones the order they were listed in (a stable sort: decisions never depend on it).
         for key in byFirst.keys {
-            byFirst[key] = byFirst[key]!.enumerated()
-                .sorted { ($0.element.tokens.count, $1.offset) > ($1.element.tokens.count, $0.offset) }.map(\.element)
+            for second in byFirst[key]!.longer.keys {
+                byFirst[key]!.longer[second] = byFirst[key]!.longer[second]!.enumerated()
+                    .sorted { ($0.element.tokens.count, $1.offset) > ($1.element.tokens.count, $0.offset) }.map(\.element)
+            }
         }
     }
 
     func matches(in tokens: [Token]) -> [Match] {
         var found: [Match] = []
         for start in tokens.indices {
-            guard let entries = byFirst[tokens[start].text] else { continue }
-            for entry in entries where start + entry.tokens.count <= tokens.count {
-                var ok = true
-                var offset = 1
-                while offset < entry.tokens.count {
-                    if tokens[start + offset].text != entry.tokens[offset] { ok = false; break }
-                    offset += 1
+            guard let bucket = byFirst[tokens[start].text] else { continue }
+            if start + 1 < tokens.count, let entries = bucket.longer[tokens[start + 1].text] {
+                for entry in entries where start + entry.tokens.count <= tokens.count {
+                    var ok = true
+                    var offset = 2
+                    while offset < entry.tokens.count {
+                        if tokens[start + offset].text != entry.tokens[offset] { ok = false; break }
+                        offset += 1
+                    }
+                    if ok {
+                        found.append(Match(family: entry.family, language: entry.language, rank: entry.rank, start: start,
+                                           length: entry.tokens.count))
+                    }
                 }
-                if ok {
-                    found.append(Match(family: entry.family, language: entry.language, rank: entry.rank, start: start,
-                                       length: entry.tokens.count))
-                }
+            }
+            for entry in bucket.single {
+                found.append(Match(family: entry.family, language: entry.language, rank: entry.rank, start: start, length: 1))
             }
         }
         return found

@@ -221,7 +221,7 @@ public struct UrgencyScorer: Sendable {
         return stopwords[best].language
     }
 
-    func readTime(_ message: GmailMessage, date: String?, tokens: [Token], matches: [PhraseIndex.Match], now: Date) -> TimeReading {
+    func readTime(_ message: GmailMessage, date: String?, tokens: [Token], matches: [PhraseIndex.Match], language: String, now: Date) -> TimeReading {
         guard tokens.contains(where: \.isNumber) || matches.contains(where: { $0.family.map(TimeReader.timeFamilies.contains) ?? false }) else {
             return TimeReading()
         }
@@ -231,7 +231,6 @@ public struct UrgencyScorer: Sendable {
         if let offset = date.flatMap(Self.utcOffset), offset != zone.secondsFromGMT(for: sent) {
             writerZone = TimeZone(secondsFromGMT: offset) ?? zone
         }
-        let language = Self.guessLanguage(tokens)
         var writer = calendar
         if writerZone != zone { writer.timeZone = writerZone }
         return timeReader.read(TimeReader.Context(tokens: tokens, matches: matches, french: language == "fr", english: language == "en",

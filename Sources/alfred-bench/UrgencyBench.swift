@@ -14,8 +14,10 @@ struct UrgencyBench: ParsableCommand {
     @Option(help: "Labelled corpus (JSONL).") var corpus = "Tests/UrgencyTests/Corpus/tune.jsonl"
     @Option(help: "Directory of <persona>.json preferences.") var personas = "Tests/UrgencyTests/Corpus/personas"
     @Option(help: "Seconds to keep scoring.") var seconds = 5.0
+    @Option(help: "Rule set JSON to use instead of the embedded default (to compare versions).") var rules: String?
 
     func run() throws {
+        let ruleSet = try rules.map(RuleSet.init(contentsOfFile:)) ?? .standard
         let text = try String(contentsOf: URL(fileURLWithPath: corpus), encoding: .utf8)
         let records = try text.split(separator: "\n").compactMap { try CorpusRecord.decode($0) }
         guard !records.isEmpty else { throw ValidationError("no records in \(corpus)") }
@@ -25,7 +27,7 @@ struct UrgencyBench: ParsableCommand {
             if scorers[name] == nil {
                 let path = URL(fileURLWithPath: personas).appendingPathComponent("\(name).json").path
                 let preferences = (try? UrgencyPreferences(contentsOfFile: path)) ?? UrgencyPreferences()
-                scorers[name] = UrgencyScorer(ruleSet: .standard, preferences: preferences)
+                scorers[name] = UrgencyScorer(ruleSet: ruleSet, preferences: preferences)
             }
             scorers[name]!.learn(from: record.message)
         }
@@ -46,7 +48,7 @@ struct UrgencyBench: ParsableCommand {
         } while elapsed < seconds
         let rate = Double(scored) / elapsed
         print("scored \(scored) messages (\(records.count) distinct) in \(String(format: "%.2f", elapsed)) s on one thread: "
-            + "\(Int(rate)) messages/s (\(String(format: "%.1f", 1e6 / rate)) µs each), rules \(RuleSet.standard.version)")
-        print(#"{"bench":"urgency","messages_per_second":\#(Int(rate)),"microseconds_per_message":\#(String(format: "%.2f", 1e6 / rate)),"corpus_messages":\#(records.count),"rule_set_version":"\#(RuleSet.standard.version)","urgent_seen":\#(urgent)}"#)
+            + "\(Int(rate)) messages/s (\(String(format: "%.1f", 1e6 / rate)) µs each), rules \(ruleSet.version)")
+        print(#"{"bench":"urgency","messages_per_second":\#(Int(rate)),"microseconds_per_message":\#(String(format: "%.2f", 1e6 / rate)),"corpus_messages":\#(records.count),"rule_set_version":"\#(ruleSet.version)","urgent_seen":\#(urgent)}"#)
     }
 }
