@@ -69,7 +69,7 @@ extension RuleSet {
         "gift_card": -80,
         "payment_scam": -75,
         "impersonation": -100,
-        "lookalike_domain": -60,
+        "lookalike_domain": -120,
         "bulk_floor": -15,
         "work_stopped": 45,
         "people_affected": 35,

@@ -84,23 +84,23 @@ struct TimeReader: Sendable {
         "york": "America/New_York",
     ]
 
-    let single: [PhraseFamily: Set<String>]
+    let single: [PhraseFamily: Set<Substring>]
 
     init(ruleSet: RuleSet) {
         // One-word members of the families the reader checks next to a number.
-        var single: [PhraseFamily: Set<String>] = [:]
+        var single: [PhraseFamily: Set<Substring>] = [:]
         for family in [PhraseFamily.since, .ago, .within, .minutes, .hours] {
             for list in ruleSet.phrases[family] ?? [] {
                 for phrase in list.words {
                     let tokens = Text.tokenList(phrase)
-                    if tokens.count == 1 { single[family, default: []].insert(tokens[0]) }
+                    if tokens.count == 1 { single[family, default: []].insert(Substring(tokens[0])) }
                 }
             }
         }
         self.single = single
     }
 
-    private func isIn(_ family: PhraseFamily, _ token: Token) -> Bool { single[family]?.contains(String(token.text)) ?? false }
+    private func isIn(_ family: PhraseFamily, _ token: Token) -> Bool { single[family]?.contains(token.text) ?? false }
 
     /// `writer` and `user` are Gregorian calendars in the writer's and the user's zone (made once by
     /// the caller: building a Calendar costs more than reading a message).

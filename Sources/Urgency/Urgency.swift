@@ -73,7 +73,7 @@ public struct UrgencyScorer: Sendable {
     /// lookup per token of a message.
     let phraseIndex: PhraseIndex
     let urgencyLanguages: [String]
-    let negators: Set<String>
+    let negators: Set<Substring>
     let timeReader: TimeReader
     var trust: SenderTrust
     let keywordPhrases: [[String]]
@@ -95,7 +95,7 @@ public struct UrgencyScorer: Sendable {
             // In the families' declared order, not the dictionary's (which changes from run to run):
             // where two phrases tie, the same one wins every time.
             + PhraseFamily.allCases.flatMap { family in (ruleSet.phrases[family] ?? []).map { (family, $0.language, 0, $0.words) } })
-        negators = Set((ruleSet.phrases[.negator] ?? []).flatMap(\.words).compactMap { Text.tokenList($0).last })
+        negators = Set((ruleSet.phrases[.negator] ?? []).flatMap(\.words).compactMap { Text.tokenList($0).last.map { Substring($0) } })
         timeReader = TimeReader(ruleSet: ruleSet)
         trust = SenderTrust(preferences: preferences, executiveTitles: ruleSet.executiveTitles)
         keywordPhrases = preferences.keywords.map(Text.tokenList).filter { !$0.isEmpty }

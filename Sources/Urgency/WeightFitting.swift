@@ -55,16 +55,38 @@ public enum WeightFitting {
         return confusion
     }
 
-    /// Weights fitted to `firings`, starting from `start`.
+    /// Weights fitted to `firings`, starting from `start`. The search runs on arrays: each rule an
+    /// index, each message its rules' indices and a delta per candidate weight, since it scores every
+    /// message once per candidate.
     public static func fit(_ firings: [Firing], start: [RuleID: Int], threshold: Int, maxPasses: Int = 10) -> [RuleID: Int] {
-        var weights = start
-        func distance(_ w: [RuleID: Int]) -> Int { w.reduce(0) { $0 + abs($1.value - (start[$1.key] ?? 0)) } }
-        var best = confusion(firings, weights, threshold: threshold).f1
-        let tunable = RuleID.allCases.filter { (start[$0] ?? 0) != 0 && $0 != .bulkFloor }
+        let rules = RuleID.allCases
+        let index = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1, $0) })
+        let bulk = rules.map { RuleID.bulkRules.contains($0) }, strong = rules.map { RuleID.strongEvents.contains($0) }
+        let messages = firings.map { firing in (rules: firing.rules.compactMap { index[$0] }, urgent: firing.urgent, empty: firing.rules.isEmpty) }
+        let initial = rules.map { start[$0] ?? 0 }
+        let floor = start[.bulkFloor] ?? 0
+        func f1(_ w: [Int]) -> Double {
+            var confusion = Confusion()
+            for message in messages {
+                var total = 0, bulkSum = 0, strongFired = false
+                for rule in message.rules {
+                    total += w[rule]
+                    if bulk[rule] { bulkSum += w[rule] }
+                    if strong[rule], w[rule] != 0 { strongFired = true }
+                }
+                if floor < 0, strongFired, bulkSum < floor { total += floor - bulkSum }
+                confusion.add(expected: message.urgent, predicted: !message.empty && total >= threshold)
+            }
+            return confusion.f1
+        }
+        func distance(_ w: [Int]) -> Int { zip(w, initial).reduce(0) { $0 + abs($1.0 - $1.1) } }
+        var weights = initial
+        var best = f1(weights)
+        let tunable = rules.indices.filter { initial[$0] != 0 && rules[$0] != .bulkFloor }
         for _ in 0..<maxPasses {
             var improved = false
             for rule in tunable {
-                let current = weights[rule]!
+                let current = weights[rule]
                 let sign = current > 0 ? 1 : -1
                 var choice = (value: current, f1: best, distance: distance(weights))
                 for step in [-40, -20, -10, -5, 5, 10, 20, 40] {
@@ -72,15 +94,17 @@ public enum WeightFitting {
                     guard value * sign > 0, RuleSet.bounds.contains(value) else { continue }
                     var trial = weights
                     trial[rule] = value
-                    let f1 = confusion(firings, trial, threshold: threshold).f1
+                    let score = f1(trial)
                     let far = distance(trial)
-                    if f1 > choice.f1 + 1e-9 || (abs(f1 - choice.f1) <= 1e-9 && far < choice.distance) { choice = (value, f1, far) }
+                    if score > choice.f1 + 1e-9 || (abs(score - choice.f1) <= 1e-9 && far < choice.distance) { choice = (value, score, far) }
                 }
                 if choice.value != current { weights[rule] = choice.value; improved = improved || choice.f1 > best + 1e-9; best = choice.f1 }
             }
             if !improved { break }
         }
-        return weights
+        var fitted = start
+        for (i, rule) in rules.enumerated() where start[rule] != nil || weights[i] != 0 { fitted[rule] = weights[i] }
+        return fitted
     }
 
     /// Per language: the shipped weights' result and, for each persona, the result of weights fitted
