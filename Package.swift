@@ -38,6 +38,7 @@ let package = Package(
         .target(name: "Store", dependencies: [
             "AlfredCore",
             .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -305,7 +306,7 @@ let package = Package(
         unitTests("SealingTests", ["Sealing", "AlfredCore"]),
         unitTests("AssistantTests", ["Assistant", "Delivery", "Sealing", "AlfredCore"]),
         unitTests("DeliveryTests", ["Delivery"]),
-        unitTests("StoreTests", ["Store", "AlfredCore", .product(name: "Logging", package: "swift-log")]),
+        unitTests("StoreTests", ["Store", "AlfredCore", .product(name: "Logging", package: "swift-log"), .product(name: "NIOSSL", package: "swift-nio-ssl")]),
         unitTests("PrivacyTests", ["Privacy", "JobQueue", "AlfredCore", .product(name: "Logging", package: "swift-log")]),
         unitTests("TokenBrokerTests", ["TokenBroker", "BrokerClient", "KeyServiceClient", "Attestation", "LocalIPC", "AlfredCore"]),
         unitTests("StandInsTests", ["StandIns", .product(name: "Hummingbird", package: "hummingbird"),
