@@ -113,19 +113,26 @@ public struct EvaluationReport: Sendable, Codable {
 }
 
 public enum UrgencyEvaluation {
+    /// One scorer per persona (key: the persona, "" for none), each having learned from all of that
+    /// persona's messages (SENT history, names) before any is scored, as `alfred urgency score` does.
+    public static func scorers(for records: [CorpusRecord], ruleSet: RuleSet = .standard,
+                               preferences: (String?) throws -> UrgencyPreferences) rethrows -> [String: UrgencyScorer] {
+        var scorers: [String: UrgencyScorer] = [:]
+        for record in records {
+            let key = record.persona ?? ""
+            if scorers[key] == nil { scorers[key] = UrgencyScorer(ruleSet: ruleSet, preferences: try preferences(record.persona)) }
+            scorers[key]!.learn(from: record.message)
+        }
+        return scorers
+    }
+
     /// Scores `records` as `alfred urgency score` would for each persona: one scorer per persona,
     /// which first learns from all of that persona's messages (SENT history, names), then scores
     /// each at the persona's `now` (else `defaultNow`). SENT, DRAFT, SPAM and TRASH messages are
     /// never alerted, by the rules or by the baseline.
     public static func evaluate(_ records: [CorpusRecord], ruleSet: RuleSet = .standard, defaultNow: Date,
                                 preferences: (String?) throws -> UrgencyPreferences) rethrows -> EvaluationReport {
-        var scorers: [String: UrgencyScorer] = [:]
-        var order: [String] = []
-        for record in records {
-            let key = record.persona ?? ""
-            if scorers[key] == nil { scorers[key] = UrgencyScorer(ruleSet: ruleSet, preferences: try preferences(record.persona)); order.append(key) }
-            scorers[key]!.learn(from: record.message)
-        }
+        let scorers = try self.scorers(for: records, ruleSet: ruleSet, preferences: preferences)
         var report = EvaluationReport(ruleSetVersion: ruleSet.version, messages: records.count, rules: Confusion(), baseline: Confusion(),
                                       perLanguage: [:], baselinePerLanguage: [:], perCategory: [:], ruleUse: [:], misses: [])
         let hard: Set<String> = ["SENT", "DRAFT", "SPAM", "TRASH"]

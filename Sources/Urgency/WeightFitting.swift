@@ -22,12 +22,7 @@ public enum WeightFitting {
     /// Reads each record once, with the persona's preferences, as `UrgencyEvaluation.evaluate` does.
     public static func firings(_ records: [CorpusRecord], ruleSet: RuleSet, defaultNow: Date,
                                preferences: (String?) throws -> UrgencyPreferences) rethrows -> [Firing] {
-        var scorers: [String: UrgencyScorer] = [:]
-        for record in records {
-            let key = record.persona ?? ""
-            if scorers[key] == nil { scorers[key] = UrgencyScorer(ruleSet: ruleSet, preferences: try preferences(record.persona)) }
-            scorers[key]!.learn(from: record.message)
-        }
+        let scorers = try UrgencyEvaluation.scorers(for: records, ruleSet: ruleSet, preferences: preferences)
         return records.map { record in
             let scorer = scorers[record.persona ?? ""]!
             return Firing(rules: scorer.firingRules(record.message, now: scorer.preferences.now ?? defaultNow),

@@ -20,12 +20,7 @@ import Testing
         let records = try Self.tuning("tune-4.jsonl") + Self.tuning("tune-it.jsonl")
         let now = Date(timeIntervalSince1970: 1_795_000_000)
         let firings = try WeightFitting.firings(records, ruleSet: .standard, defaultNow: now, preferences: Self.preferences)
-        var scorers: [String: UrgencyScorer] = [:]
-        for record in records {
-            let key = record.persona ?? ""
-            if scorers[key] == nil { scorers[key] = UrgencyScorer(preferences: try Self.preferences(record.persona)) }
-            scorers[key]!.learn(from: record.message)
-        }
+        let scorers = try UrgencyEvaluation.scorers(for: records, preferences: Self.preferences)
         var floors = 0
         for (record, firing) in zip(records, firings) {
             let scorer = scorers[record.persona ?? ""]!
