@@ -80,21 +80,25 @@ public struct RuleSet: Sendable, Equatable, Codable {
     public var quietHoursThreshold: Int
     public var weights: [RuleID: Int]
     /// Checked in order; the first language with a match is the one the decision names.
-    public var urgencyWords: [LanguageWords]
+    public var urgencyWords: [LanguageWords] { didSet { lexiconCache = LexiconCache() } }
     /// Folded reply/forward markers stripped from the subject start ("re", "aw", "wg", "tr", "rv" …).
-    public var replyPrefixes: [String]
+    public var replyPrefixes: [String] { didSet { lexiconCache = LexiconCache() } }
     /// Subject starts (before a colon) of calendar invitations: "Invitation", "Updated invitation" …
-    public var invitationPrefixes: [String]
+    public var invitationPrefixes: [String] { didSet { lexiconCache = LexiconCache() } }
     /// Subject starts of replies to invitations: "Accepted", "Declined" …
-    public var calendarResponsePrefixes: [String]
+    public var calendarResponsePrefixes: [String] { didSet { lexiconCache = LexiconCache() } }
     /// Subject starts of out-of-office and other automatic replies that lack `Auto-Submitted`.
-    public var autoReplyPrefixes: [String]
+    public var autoReplyPrefixes: [String] { didSet { lexiconCache = LexiconCache() } }
     /// Substrings of a sender's local part (with `.`, `-`, `_` removed) that mark a machine sender.
-    public var automatedSenders: [String]
+    public var automatedSenders: [String] { didSet { lexiconCache = LexiconCache() } }
     /// Phrase lists by family and language: what the content and time rules read.
-    public var phrases: [PhraseFamily: [LanguageWords]]
+    public var phrases: [PhraseFamily: [LanguageWords]] { didSet { lexiconCache = LexiconCache() } }
     /// Display-name words that claim an executive role ("ceo", "geschaftsfuhrer", "pdg" …), folded.
     public var executiveTitles: [String]
+
+    /// The word lists compiled, built on first use and shared by the copies of this value.
+    private var lexiconCache = LexiconCache()
+    var lexicon: Lexicon { lexiconCache.lexicon(for: self) }
 
     public init(version: String, threshold: Int, quietHoursThreshold: Int, weights: [RuleID: Int],
                 urgencyWords: [LanguageWords], replyPrefixes: [String] = [], invitationPrefixes: [String] = [],

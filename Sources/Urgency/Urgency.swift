@@ -68,9 +68,8 @@ public struct UrgencyScorer: Sendable {
     /// Labels that end the decision before any rule runs (external-apis §3.5: never notify / ignore).
     static let suppressions: [(label: String, id: String)] = [("SPAM", "spam"), ("TRASH", "trash"), ("SENT", "sent"), ("DRAFT", "draft")]
 
-    // The rule set and preferences compiled once into the forms the rules compare against.
-    /// Urgency words (family nil, ranked by list order) and every phrase family, in one index: one
-    /// lookup per token of a message.
+    // The rule set's lexicon (compiled once per rule set, `Lexicon`) and the preferences compiled
+    // into the forms the rules compare against.
     let phraseIndex: PhraseIndex
     let urgencyLanguages: [String]
     let negators: Set<Substring>
@@ -90,20 +89,18 @@ public struct UrgencyScorer: Sendable {
     public init(ruleSet: RuleSet = .standard, preferences: UrgencyPreferences = UrgencyPreferences()) {
         self.ruleSet = ruleSet
         self.preferences = preferences
-        urgencyLanguages = ruleSet.urgencyWords.map(\.language)
-        phraseIndex = PhraseIndex(ruleSet.urgencyWords.enumerated().map { (nil, $0.element.language, $0.offset, $0.element.words) }
-            // In the families' declared order, not the dictionary's (which changes from run to run):
-            // where two phrases tie, the same one wins every time.
-            + PhraseFamily.allCases.flatMap { family in (ruleSet.phrases[family] ?? []).map { (family, $0.language, 0, $0.words) } })
-        negators = Set((ruleSet.phrases[.negator] ?? []).flatMap(\.words).compactMap { Text.tokenList($0).last.map { Substring($0) } })
-        timeReader = TimeReader(ruleSet: ruleSet)
+        let lexicon = ruleSet.lexicon
+        urgencyLanguages = lexicon.urgencyLanguages
+        phraseIndex = lexicon.phraseIndex
+        negators = lexicon.negators
+        timeReader = lexicon.timeReader
         trust = SenderTrust(preferences: preferences, executiveTitles: ruleSet.executiveTitles)
         keywordPhrases = preferences.keywords.map(Text.tokenList).filter { !$0.isEmpty }
-        replyPrefixes = Set(ruleSet.replyPrefixes.map { Text.fold($0).trimmingCharacters(in: .whitespaces) })
-        invitationPrefixes = ruleSet.invitationPrefixes.map(Text.fold)
-        calendarResponsePrefixes = ruleSet.calendarResponsePrefixes.map(Text.fold)
-        autoReplyPrefixes = ruleSet.autoReplyPrefixes.map(Text.fold)
-        automatedSenders = ruleSet.automatedSenders.map { Self.squeezed(Text.fold($0)) }.filter { !$0.isEmpty }
+        replyPrefixes = lexicon.replyPrefixes
+        invitationPrefixes = lexicon.invitationPrefixes
+        calendarResponsePrefixes = lexicon.calendarResponsePrefixes
+        autoReplyPrefixes = lexicon.autoReplyPrefixes
+        automatedSenders = lexicon.automatedSenders
         var addresses = Set<String>(), domains = Set<String>()
         for entry in preferences.vipSenders.map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) where !entry.isEmpty {
             if entry.hasPrefix("@") { domains.insert(String(entry.dropFirst())) } else { addresses.insert(AddressList.canonical(entry)) }
