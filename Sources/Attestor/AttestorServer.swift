@@ -179,11 +179,18 @@ public struct AttestorServer: Service {
             userData = nil
         }
         do {
-            // Still the process that connected, running what it ran then, untraced, no LD_*.
-            try measurer.check(pid: peer.pid, against: try pin.get())
-            let measurement = try measurer.measure(pid: peer.pid, uid: peer.uid)
-            let document = try authority.attest(measurement: measurement, publicKey: Array(publicKey), nonce: Array(nonce),
-                                                userData: userData.map(Array.init), uid: peer.uid, pid: peer.pid)
+            // Measuring reads and hashes the caller's whole executable (hundreds of MB for a test
+            // binary; a FIFO in a test blocks it on purpose): blocking work that runs on NIO's thread
+            // pool, never on the Swift concurrency threads, which the rest of the attestor (and, in
+            // the test process, every other test) needs meanwhile.
+            let (measurement, document) = try await NIOThreadPool.singleton.runIfActive { [measurer, authority] in
+                // Still the process that connected, running what it ran then, untraced, no LD_*.
+                try measurer.check(pid: peer.pid, against: try pin.get())
+                let measurement = try measurer.measure(pid: peer.pid, uid: peer.uid)
+                let document = try authority.attest(measurement: measurement, publicKey: Array(publicKey), nonce: Array(nonce),
+                                                    userData: userData.map(Array.init), uid: peer.uid, pid: peer.pid)
+                return (measurement, document)
+            }
             logger.debug("evidence issued", metadata: ["alfred.attestor.pcr0_prefix": "\(AttestationVerifier.hex(measurement).prefix(16))"])
             return AttestorResponse(document: Data(document).base64EncodedString())
         } catch let error as AttestorError {
