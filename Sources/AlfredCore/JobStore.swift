@@ -8,8 +8,11 @@ public protocol JobStore: Sendable {
 
     /// Lease up to `limit` due jobs of `queue`, earliest `due_at` first, in one statement. With
     /// `ahead`, jobs of those kinds due within its window are leased too, before they are due
-    /// (`ClaimedJob.dueIn`): their handlers prepare, then wait for the due instant.
-    func claim(queue: String, limit: Int, owner: String, lease: Duration, ahead: ClaimAhead?) async throws -> [ClaimedJob]
+    /// (`ClaimedJob.dueIn`): their handlers prepare, then wait for the due instant. With `session`,
+    /// the claim is made under it (and takes nothing if its lock is no longer held), so the jobs go
+    /// back to the queue as soon as the session ends, not when their lease does.
+    func claim(queue: String, limit: Int, owner: String, lease: Duration, ahead: ClaimAhead?,
+               session: PresenceSession?) async throws -> [ClaimedJob]
 
     /// Put back, unrun and without using their attempt, the jobs a claim tagged `owner` took: for a
     /// claim whose answer was lost (the connection dropped after the server committed it), so its
@@ -29,8 +32,9 @@ public protocol JobStore: Sendable {
     /// Extend the leases a worker holds. Returns the leases that were lost.
     func heartbeat(_ leases: [Lease], lease: Duration) async throws -> Set<Lease>
 
-    /// Return jobs whose lease expired (their worker died) to `queued`, or end them when out of
-    /// attempts or past their deadline. Returns the rescued jobs' kinds.
+    /// Return jobs whose worker is gone to `queued` (their lease expired, or the presence session
+    /// they were claimed under ended), or end them when out of attempts or past their deadline.
+    /// Returns the rescued jobs' kinds.
     func rescueExpired(limit: Int) async throws -> [(kind: String, state: JobState)]
 
     /// Delete finished rows older than `retention`. Returns how many were deleted.
@@ -63,9 +67,14 @@ public struct ClaimAhead: Sendable, Equatable {
 }
 
 extension JobStore {
-    /// Due jobs only.
+    /// Due jobs only, bound by the lease alone.
     public func claim(queue: String, limit: Int, owner: String, lease: Duration) async throws -> [ClaimedJob] {
-        try await claim(queue: queue, limit: limit, owner: owner, lease: lease, ahead: nil)
+        try await claim(queue: queue, limit: limit, owner: owner, lease: lease, ahead: nil, session: nil)
+    }
+
+    /// Bound by the lease alone.
+    public func claim(queue: String, limit: Int, owner: String, lease: Duration, ahead: ClaimAhead?) async throws -> [ClaimedJob] {
+        try await claim(queue: queue, limit: limit, owner: owner, lease: lease, ahead: ahead, session: nil)
     }
 
     public func secondsUntilNextDue(queue: String) async throws -> Double? {

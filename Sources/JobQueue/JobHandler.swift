@@ -38,8 +38,12 @@ public struct JobContext: Sendable {
 
     /// For handlers that prepare ahead (`JobHandler.preparesAhead`): waits until the job is due.
     /// Everything before this call may run up to the worker's `claimAhead` early; what must not
-    /// happen early comes after it. Throws `CancellationError` if the worker is shutting down.
-    public func waitUntilDue() async throws { try await untilDue() }
+    /// happen early comes after it. Throws `CancellationError` if the worker is shutting down or
+    /// its presence in the database ended (another worker may be about to run the job).
+    public func waitUntilDue() async throws {
+        try await untilDue()
+        try Task.checkCancellation()
+    }
 
     /// True once a heartbeat found that this worker no longer holds the job (it was rescued or
     /// cancelled): the handler should stop and must not write anything more for it.

@@ -15,6 +15,11 @@ import Synchronization
 ///   and its outcome is refused by the store.
 /// - On graceful shutdown it stops claiming, lets running jobs finish within `shutdownGrace`, then
 ///   cancels the rest and releases them (back to `queued`, no attempt used).
+/// - With a `presence`, claims are made under its current session: if the process dies, the rescuer
+///   frees its jobs as soon as the session's lock is gone. If the session ends while the process
+///   lives on, every handler of the claims made under it is cancelled at once (and its job released
+///   if the database still takes it), so a worker cut off from the database does not go on to run
+///   what another worker now runs.
 public final class Worker<C: Clock<Duration>>: Service {
     public struct Configuration: Sendable {
         public var queue = "default"
@@ -66,11 +71,13 @@ public final class Worker<C: Clock<Duration>>: Service {
     private let completions: CompletionBatcher
     /// What claims may take early, if anything.
     private let ahead: ClaimAhead?
+    private let presence: (any WorkerPresence)?
 
     /// - Parameter runtime: the clock, the retry jitter (`random`), metrics, logger and event sink.
     public init(store: any JobStore, registry: JobRegistry, wakeups: (any WakeupSource)?,
-                configuration: Configuration, runtime: Runtime<C>) {
+                configuration: Configuration, runtime: Runtime<C>, presence: (any WorkerPresence)? = nil) {
         self.store = store
+        self.presence = presence
         self.rng = Mutex(runtime.random)
         self.registry = registry
         self.configuration = configuration
@@ -152,9 +159,16 @@ public final class Worker<C: Clock<Duration>>: Service {
             let free = configuration.concurrency - shared.withLock { $0.inFlight }
             switch plan.next(free: free, now: clock.now) {
             case .claim(let want):
+                // With a presence, claims wait for its session (connecting, or again after one ended),
+                // so that every claim can be freed as soon as this process is gone.
+                if let presence, presence.current.map({ $0.hasEnded }) ?? true {
+                    _ = await signal.wait(until: clock.now.advanced(by: .milliseconds(50)), clock: clock)
+                    continue
+                }
                 let claimed: [ClaimedJob]
                 claims += 1
                 let tag = "\(configuration.owner)/\(claims)"
+                let session = presence?.current
                 var sent = false
                 do {
                     while let doubtful = inDoubt.first {
@@ -167,7 +181,7 @@ public final class Worker<C: Clock<Duration>>: Service {
                     }
                     sent = true
                     claimed = try await store.claim(queue: configuration.queue, limit: want, owner: tag, lease: configuration.lease,
-                                                    ahead: ahead)
+                                                    ahead: ahead, session: session)
                 } catch {
                     if sent { inDoubt.append(tag) }
                     storeErrors.claim.increment()
@@ -190,8 +204,10 @@ public final class Worker<C: Clock<Duration>>: Service {
                 // child by walking its children, and with thousands of jobs in hand (claimed ahead
                 // for a burst) one flat group spent more CPU on that walk than on some of the jobs.
                 jobs.addTask {
-                    await withDiscardingTaskGroup { batch in
-                        for job in claimed { batch.addTask { await self.execute(job, due: claimedAt.advanced(by: job.dueIn)) } }
+                    await self.stopping(when: session, count: claimed.count) {
+                        await withDiscardingTaskGroup { batch in
+                            for job in claimed { batch.addTask { await self.execute(job, due: claimedAt.advanced(by: job.dueIn)) } }
+                        }
                     }
                 }
                 if plan.claimed(claimed.count, of: want) {
@@ -210,6 +226,20 @@ public final class Worker<C: Clock<Duration>>: Service {
                 plan.wokeUp(workReady: ready, announced: announced, timedOut: !fired && clock.now >= deadline,
                             atCapacity: free <= 0)
             }
+        }
+    }
+
+    /// Runs one claim's jobs, cancelling them all if the presence session they were claimed under
+    /// ends first: another worker may take them as soon as the database is reachable again.
+    private func stopping(when session: PresenceSession?, count: Int, _ body: @escaping @Sendable () async -> Void) async {
+        guard let session else { return await body() }
+        await withTaskGroup(of: Bool.self) { race in
+            race.addTask { await body(); return true }
+            race.addTask { await session.ended(); return false }
+            if await race.next() == false, !Task.isCancelled {
+                logger.warning("worker presence ended: stopping the jobs claimed under it", metadata: ["alfred.jobs": "\(count)"])
+            }
+            race.cancelAll()
         }
     }
 
@@ -249,6 +279,11 @@ public final class Worker<C: Clock<Duration>>: Service {
             await record(job, m, logger, error: "no handler for kind '\(job.kind.prefix(64))' on this worker", .discard)
             return
         }
+        if Task.isCancelled {
+            // Stopped before it started (shutdown past its grace, or the presence session ended).
+            await release(job, logger)
+            return
+        }
         if job.pastDeadline {
             // A retry "now" is at or past the deadline, so the store expires the job.
             await record(job, m, logger, error: "deadline passed before the job could start", .retry(after: .zero))
@@ -280,10 +315,7 @@ public final class Worker<C: Clock<Duration>>: Service {
         } catch {
             m.duration.recordNanoseconds(Int64(start.duration(to: clock.now).seconds * 1e9))
             if Task.isCancelled {
-                // Shutdown grace ran out: hand the job back without using its attempt.
-                await shielded { _ = try? await self.store.snooze(job.lease, for: .zero) }
-                logger.info("released job at shutdown")
-                emit(job, .released)
+                await release(job, logger)
                 return
             }
             switch error {
@@ -316,6 +348,14 @@ public final class Worker<C: Clock<Duration>>: Service {
                              policy(job, retryAfter: nil))
             }
         }
+    }
+
+    /// Hands a cancelled job back without using its attempt (shutdown past its grace, or the presence
+    /// session ended: then the database may refuse it, and the rescuer frees it instead).
+    private func release(_ job: ClaimedJob, _ logger: Logger) async {
+        await shielded { _ = try? await self.store.snooze(job.lease, for: .zero) }
+        logger.info("released a job that was stopped")
+        emit(job, .released)
     }
 
     private func policy(_ job: ClaimedJob, retryAfter: Duration?) -> FailureDisposition {

@@ -84,19 +84,26 @@ enum JobSQL {
     /// `aheadKinds` due within it too (their lease runs from now, and heartbeats extend it as usual).
     /// Answers, per job, how late against `due_at` (this attempt's time) and against `scheduled_at`
     /// (the time it was meant for, which retries do not move).
+    ///
+    /// `session` is the claiming process's presence key (0: none, the lease alone bounds the claim).
+    /// It is recorded in `lease_session`, and nothing is claimed unless its lock is held right now:
+    /// a claim racing its own session's end would otherwise hand out jobs the rescuer frees at once.
     static func claim(queue: String, limit: Int, owner: String, leaseSeconds: Double, aheadSeconds: Double,
-                      aheadKinds: [String]) -> PostgresQuery {
+                      aheadKinds: [String], session: Int32) -> PostgresQuery {
         """
-        WITH due AS (
+        WITH claimant AS (SELECT \(session)::int4 AS session),
+        due AS (
             SELECT id FROM jobs
             WHERE state = 'queued' AND queue = \(queue) AND due_at <= now() + make_interval(secs => \(aheadSeconds))
               AND (due_at <= now() OR kind = ANY(\(aheadKinds)::text[]))
               AND NOT EXISTS (SELECT 1 FROM queue_pauses WHERE queue_pauses.queue = \(queue))
+              AND ((SELECT session FROM claimant) = 0 OR EXISTS (\(unescaped: presenceHeld("SELECT session FROM claimant"))))
             ORDER BY due_at, priority DESC
             LIMIT \(limit)
             FOR UPDATE SKIP LOCKED
         )
         UPDATE jobs j SET state = 'running', attempts = j.attempts + 1, lease_owner = \(owner),
+               lease_session = NULLIF((SELECT session FROM claimant), 0),
                lease_token = gen_random_uuid(), leased_until = now() + make_interval(secs => \(leaseSeconds)),
                last_run_at = now(), updated_at = now()
         FROM due WHERE j.id = due.id
@@ -122,7 +129,8 @@ enum JobSQL {
                 attempts = CASE WHEN c.recur THEN 0 ELSE j.attempts END,
                 deadline_at = CASE WHEN c.recur THEN NULL ELSE j.deadline_at END,
                 finished_at = CASE WHEN c.recur THEN NULL ELSE now() END,
-                lease_owner = NULL, lease_token = NULL, leased_until = NULL, last_error = NULL, updated_at = now()
+                lease_owner = NULL, lease_token = NULL, leased_until = NULL, lease_session = NULL, last_error = NULL,
+                updated_at = now()
             FROM (
                 SELECT id, token, recur,
                        coalesce(NULLIF(next_abs, \(noInstant)), now()) + make_interval(secs => next_delay) AS next_due
@@ -154,7 +162,7 @@ enum JobSQL {
                 finished_at = CASE WHEN \(retry) AND (j.deadline_at IS NULL OR j.deadline_at > t.retry_at)
                                    THEN NULL ELSE now() END,
                 last_error = \(error), rerun_at = NULL,
-                lease_owner = NULL, lease_token = NULL, leased_until = NULL, updated_at = now()
+                lease_owner = NULL, lease_token = NULL, leased_until = NULL, lease_session = NULL, updated_at = now()
             FROM (SELECT now() + make_interval(secs => \(delaySeconds)) AS retry_at) t
             WHERE j.id = \(id) AND j.lease_token = \(token) AND j.state = 'running'
             RETURNING j.state, j.queue, j.due_at
@@ -172,7 +180,7 @@ enum JobSQL {
         WITH snoozed AS (
             UPDATE jobs SET state = 'queued', attempts = greatest(attempts - 1, 0),
                    due_at = now() + make_interval(secs => \(delaySeconds)), rerun_at = NULL,
-                   lease_owner = NULL, lease_token = NULL, leased_until = NULL, updated_at = now()
+                   lease_owner = NULL, lease_token = NULL, leased_until = NULL, lease_session = NULL, updated_at = now()
             WHERE id = \(id) AND lease_token = \(token) AND state = 'running'
             RETURNING state, queue, due_at
         ),
@@ -188,7 +196,7 @@ enum JobSQL {
         """
         WITH released AS (
             UPDATE jobs SET state = 'queued', attempts = greatest(attempts - 1, 0),
-                   lease_owner = NULL, lease_token = NULL, leased_until = NULL, updated_at = now()
+                   lease_owner = NULL, lease_token = NULL, leased_until = NULL, lease_session = NULL, updated_at = now()
             WHERE state = 'running' AND lease_owner = \(owner)
             RETURNING state, queue, due_at
         ),
@@ -227,12 +235,36 @@ enum JobSQL {
         """
     }
 
-    /// Return expired leases to `queued` (the attempt stays counted: a job that keeps killing its
+    /// The advisory lock space of worker presence (migration 0023): a process holds
+    /// `pg_advisory_lock(presenceLockSpace, key)` on its own connection while it lives.
+    static let presenceLockSpace: Int32 = 1_634_493_047
+
+    /// A `pg_locks` row for the presence lock `key` (an SQL expression), held by some session now.
+    private static func presenceHeld(_ key: String) -> String {
+        """
+        SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = \(presenceLockSpace)::oid
+            AND objid = (\(key))::oid AND objsubid = 2 AND granted
+        """
+    }
+
+    /// Takes the presence lock `key` for this session, if no other session holds it.
+    static func takePresence(key: Int32) -> PostgresQuery {
+        "SELECT pg_try_advisory_lock(\(presenceLockSpace), \(key))"
+    }
+
+    /// Which running jobs the rescuer frees: the lease ran out (the worker stopped heartbeating), or
+    /// the claim's presence lock is gone (its process, or its session, ended).
+    private static let abandoned = """
+        state = 'running' AND (leased_until < now()
+            OR (lease_session IS NOT NULL AND NOT EXISTS (\(presenceHeld("lease_session")))))
+        """
+
+    /// Return abandoned jobs to `queued` (the attempt stays counted: a job that keeps killing its
     /// worker runs out of attempts), keeping `due_at` so a rescued reminder is claimed first.
     static func rescue(limit: Int, horizon: Double) -> PostgresQuery {
         """
         WITH expired AS (
-            SELECT id FROM jobs WHERE state = 'running' AND leased_until < now()
+            SELECT id FROM jobs WHERE \(unescaped: abandoned)
             ORDER BY leased_until LIMIT \(limit) FOR UPDATE SKIP LOCKED
         ),
         rescued AS (
@@ -242,9 +274,12 @@ enum JobSQL {
                              ELSE 'queued' END,
                 finished_at = CASE WHEN j.attempts >= j.max_attempts
                                      OR (j.deadline_at IS NOT NULL AND j.deadline_at <= now()) THEN now() END,
-                last_error = 'lease expired: worker ' || coalesce(j.lease_owner, '?') || ' stopped heartbeating',
-                rerun_at = NULL, lease_owner = NULL, lease_token = NULL, leased_until = NULL, updated_at = now()
-            FROM expired WHERE j.id = expired.id AND j.state = 'running' AND j.leased_until < now()
+                last_error = CASE WHEN j.leased_until < now()
+                                  THEN 'lease expired: worker ' || coalesce(j.lease_owner, '?') || ' stopped heartbeating'
+                                  ELSE 'worker ' || coalesce(j.lease_owner, '?') || ' is gone: its database session ended' END,
+                rerun_at = NULL, lease_owner = NULL, lease_token = NULL, leased_until = NULL, lease_session = NULL,
+                updated_at = now()
+            FROM expired WHERE j.id = expired.id AND \(unescaped: abandoned)
             RETURNING j.kind, j.state, j.queue, j.due_at
         ),
         \(unescaped: notifyCTE(source: "rescued", horizon: horizon))

@@ -97,10 +97,12 @@ public struct PostgresJobStore: JobStore {
         }
     }
 
-    public func claim(queue: String, limit: Int, owner: String, lease: Duration, ahead: ClaimAhead?) async throws -> [ClaimedJob] {
+    public func claim(queue: String, limit: Int, owner: String, lease: Duration, ahead: ClaimAhead?,
+                      session: PresenceSession?) async throws -> [ClaimedJob] {
         guard limit > 0 else { return [] }
         let rows = try await run(JobSQL.claim(queue: queue, limit: limit, owner: owner, leaseSeconds: lease.seconds,
-                                              aheadSeconds: ahead?.window.seconds ?? 0, aheadKinds: ahead?.kinds ?? []))
+                                              aheadSeconds: ahead?.window.seconds ?? 0, aheadKinds: ahead?.kinds ?? [],
+                                              session: session?.key ?? 0))
         var claimed: [ClaimedJob] = []
         claimed.reserveCapacity(limit)
         for (id, kind, queue, payload, attempts, maxAttempts, token, deadline, user, late, past, sinceScheduled) in try rows.decode(

@@ -35,7 +35,9 @@ public struct WorkerConfiguration: Sendable {
     public var retry = RetryPolicy.default
     /// `host:pid:random` by default; each queue's worker adds nothing to it.
     public var owner = Worker<ContinuousClock>.defaultOwner()
-    public var rescueInterval: Duration = .seconds(10)
+    /// How often the rescuer looks for jobs whose worker is gone: a killed worker's jobs wait at
+    /// most about this long (its presence lock is dropped at once); a stuck one's, their lease.
+    public var rescueInterval: Duration = .seconds(1)
     /// Finished jobs are kept this long.
     public var retention: Duration = .seconds(72 * 3600)
     /// Audit events are kept this long (each user's chain stays verifiable from its anchor).
@@ -138,6 +140,7 @@ public final class WorkerApp<C: Clock<Duration>>: Service, Sendable {
     public let assistant: AssistantEnvironment?
     private let runtime: Runtime<C>
     private let listener: PostgresWakeupListener
+    private let presence: PostgresPresence
     private let workers: [Worker<C>]
     private let services: [any Service]
 
@@ -196,8 +199,12 @@ public final class WorkerApp<C: Clock<Duration>>: Service, Sendable {
 
         let listener = PostgresWakeupListener(database: database, logger: logger, clock: runtime.clock)
         self.listener = listener
+        // One presence for the process: its claims, on every queue, are made under its session.
+        let presence = PostgresPresence(database: database, logger: logger, clock: runtime.clock)
+        self.presence = presence
         let workers = Set(configuration.queues).sorted().map { queue in
-            Worker(store: jobs, registry: registry, wakeups: listener, configuration: configuration.worker(queue: queue), runtime: runtime)
+            Worker(store: jobs, registry: registry, wakeups: listener, configuration: configuration.worker(queue: queue), runtime: runtime,
+                   presence: presence)
         }
         self.workers = workers
 
@@ -206,6 +213,7 @@ public final class WorkerApp<C: Clock<Duration>>: Service, Sendable {
         var services: [any Service] = [client]
         if let deliveryPool { services.append(deliveryPool) }
         services.append(listener)
+        services.append(presence)
         services.append(Maintenance.rescuer(store: jobs, kinds: registry.kinds, interval: configuration.rescueInterval, runtime: runtime))
         services.append(Maintenance.pruner(store: jobs, retention: configuration.retention, interval: .seconds(300), runtime: runtime))
         services.append(Maintenance.gauges(store: jobs, queues: configuration.queues, interval: .seconds(5), runtime: runtime))
@@ -224,6 +232,7 @@ public final class WorkerApp<C: Clock<Duration>>: Service, Sendable {
     /// Why the worker is not ready, or nil (`/readyz`).
     public var readinessProblem: String? {
         if !listener.isConnected { return "database listener not connected" }
+        if presence.current == nil { return "worker presence not held in the database" }
         if workers.contains(where: { !$0.isHealthy }) { return "database unreachable" }
         return nil
     }

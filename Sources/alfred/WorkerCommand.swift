@@ -35,7 +35,8 @@ struct WorkerOptions: ParsableArguments {
     @Option(help: "Address the metrics endpoint binds.") var metricsHost = "0.0.0.0"
     @Option(help: "Lease length in seconds; heartbeats extend it while a job runs.") var leaseSeconds = 30.0
     @Option(help: "Seconds between lease heartbeats (default: a third of the lease).") var heartbeatSeconds: Double?
-    @Option(help: "Seconds between rescues of expired leases.") var rescueSeconds = 10.0
+    @Option(help: "Seconds between rescues of jobs whose worker is gone (its presence ended, or its lease expired).")
+    var rescueSeconds = 1.0
     @Option(help: "Fallback poll interval in seconds (NOTIFY and due-time timers are the mechanism).") var pollSeconds = 5.0
     @Option(help: "Seconds running jobs get to finish after SIGTERM before they are released.") var shutdownGrace = 20.0
     @Option(help: "Hours finished jobs are kept before pruning.") var retentionHours = 72.0

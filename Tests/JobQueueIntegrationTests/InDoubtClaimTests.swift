@@ -73,8 +73,9 @@ final class LosesFirstClaimAnswer: JobStore {
     init(_ base: PostgresJobStore) { self.base = base }
     var lostClaims: Int { lost.withLock { $0 } }
 
-    func claim(queue: String, limit: Int, owner: String, lease: Duration, ahead: ClaimAhead?) async throws -> [ClaimedJob] {
-        let claimed = try await base.claim(queue: queue, limit: limit, owner: owner, lease: lease, ahead: ahead)
+    func claim(queue: String, limit: Int, owner: String, lease: Duration, ahead: ClaimAhead?,
+               session: PresenceSession?) async throws -> [ClaimedJob] {
+        let claimed = try await base.claim(queue: queue, limit: limit, owner: owner, lease: lease, ahead: ahead, session: session)
         let drop = !claimed.isEmpty && lost.withLock { count in
             guard count == 0 else { return false }
             count = 1

@@ -69,7 +69,8 @@ import Testing
             enqueued.withLock { $0 += jobs }
             return []
         }
-        func claim(queue: String, limit: Int, owner: String, lease: Duration, ahead: ClaimAhead?) async throws -> [ClaimedJob] { throw Unused() }
+        func claim(queue: String, limit: Int, owner: String, lease: Duration, ahead: ClaimAhead?,
+                   session: PresenceSession?) async throws -> [ClaimedJob] { throw Unused() }
         func releaseClaim(owner: String) async throws -> Int { throw Unused() }
         func complete(_ completions: [Completion]) async throws -> Set<Lease> { throw Unused() }
         func fail(_ lease: Lease, error: String, disposition: FailureDisposition) async throws -> JobState? { throw Unused() }

@@ -13,35 +13,36 @@ import Glibc
 
 /// The real `alfred worker` executable, started as a process and killed or stopped like in production.
 @Suite(.timeLimit(.minutes(10))) struct WorkerProcessTests {
-    func startWorker(_ url: DatabaseURL, _ extra: [String] = []) throws -> ChildProcess {
-        try ChildProcess(AlfredBinary.path, ["worker", "--lease-seconds", "2", "--rescue-seconds", "1",
+    func startWorker(_ url: DatabaseURL, _ extra: [String] = [], leaseSeconds: Int = 2) throws -> ChildProcess {
+        try ChildProcess(AlfredBinary.path, ["worker", "--lease-seconds", "\(leaseSeconds)", "--rescue-seconds", "1",
                                              "--poll-seconds", "1", "--no-metrics"] + extra,
                          environment: ["ALFRED_DATABASE_URL": url.secretString.unsafeValue, "ALFRED_LOG_LEVEL": "debug"])
     }
 
-    @Test func jobOfAKilledWorkerIsRescuedAndItsLateCompletionRefused() async throws {
+    /// A killed worker's session ends with its process: its job runs elsewhere long before its
+    /// ten-minute lease would have freed it (issue #31), and its late completion is refused.
+    @Test func jobOfAKilledWorkerRunsElsewhereLongBeforeItsLeaseAndItsLateCompletionIsRefused() async throws {
         let url = try await TestDatabase.fresh()
         try await TestDatabase.withClient(url) { client in
             let store = PostgresJobStore(client: client, logger: TestDatabase.quietLogger)
             let payload = Array(#"{"sleepMilliseconds": 600000}"#.utf8)
             let id = try #require(try await store.enqueue([NewJob(kind: .noop, payload: payload)], onConflict: .keep)[0].jobID)
-            let doomed = try startWorker(url)
+            let doomed = try startWorker(url, leaseSeconds: 600)
             #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .running }, "\(doomed.output)")
             let token = try #require(try await JobRows.row(id, client: client)?.leaseToken)
+            // The presence lock the claim names is held by a backend of the worker's (from pg_locks).
+            #expect(try await Self.presenceHolders(of: id, client: client) == 1)
             doomed.signal(SIGKILL)
             _ = await doomed.exitCode()
-            // Its last heartbeat set this; nothing extends it any more.
             let leasedUntil = try await Self.timestamp("leased_until", of: id, client: client)
 
-            // Another worker process picks the job up once the lease expires; the job then finishes
-            // there (its sleep is shortened so the test does not wait ten minutes).
             _ = try await client.query("UPDATE jobs SET payload = '{}' WHERE id = \(id.uuid)", logger: TestDatabase.quietLogger)
-            let rescuer = try startWorker(url)
+            let rescuer = try startWorker(url, leaseSeconds: 600)
             #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .completed }, "\(rescuer.output)")
             let row = try #require(try await JobRows.row(id, client: client))
             #expect(row.attempts == 2)
             let secondStart = try await Self.timestamp("last_run_at", of: id, client: client)
-            #expect(secondStart >= leasedUntil, "taken from the dead worker only after its lease ran out")
+            #expect(secondStart < leasedUntil.addingTimeInterval(-500), "freed by the session's end, not by the lease")
 
             // The killed worker's late completion (simulated with its lease token) is refused.
             let late = Lease(id: id, token: token)
@@ -50,6 +51,43 @@ import Glibc
             rescuer.signal(SIGTERM)
             #expect(await rescuer.waitForExit(timeout: .seconds(120)) == 0)
         }
+    }
+
+    /// A worker that is alive but stuck (stopped with SIGSTOP: its connections stay open, its session
+    /// and lock with them) keeps its job until the lease runs out; then another worker takes it.
+    @Test func jobOfAStuckWorkerIsRescuedWhenItsLeaseRunsOut() async throws {
+        let url = try await TestDatabase.fresh()
+        try await TestDatabase.withClient(url) { client in
+            let store = PostgresJobStore(client: client, logger: TestDatabase.quietLogger)
+            let payload = Array(#"{"sleepMilliseconds": 600000}"#.utf8)
+            let id = try #require(try await store.enqueue([NewJob(kind: .noop, payload: payload)], onConflict: .keep)[0].jobID)
+            let stuck = try startWorker(url)
+            #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .running }, "\(stuck.output)")
+            stuck.signal(SIGSTOP)
+            defer { stuck.signal(SIGKILL) }
+            // Its last heartbeat set this; nothing extends it any more.
+            let leasedUntil = try await Self.timestamp("leased_until", of: id, client: client)
+
+            _ = try await client.query("UPDATE jobs SET payload = '{}' WHERE id = \(id.uuid)", logger: TestDatabase.quietLogger)
+            let rescuer = try startWorker(url)
+            #expect(try await eventually { try await JobRows.row(id, client: client)?.state == .completed }, "\(rescuer.output)")
+            #expect(try await Self.presenceHolders(of: id, client: client) == 0, "the job is no longer leased to anyone")
+            let secondStart = try await Self.timestamp("last_run_at", of: id, client: client)
+            #expect(secondStart >= leasedUntil, "taken from the stuck worker only after its lease ran out")
+            rescuer.signal(SIGTERM)
+            #expect(await rescuer.waitForExit(timeout: .seconds(120)) == 0)
+        }
+    }
+
+    /// Backends holding the presence lock that the job's claim was made under (0 once it is freed).
+    static func presenceHolders(of id: JobID, client: PostgresClient) async throws -> Int {
+        let rows = try await client.query("""
+            SELECT count(l.pid)::int8 FROM jobs j JOIN pg_locks l ON l.locktype = 'advisory' AND l.classid = 1634493047
+                AND l.objid = j.lease_session::oid AND l.objsubid = 2 AND l.granted
+            WHERE j.id = \(id.uuid)
+            """, logger: TestDatabase.quietLogger)
+        for try await count in rows.decode(Int64.self) { return Int(count) }
+        return 0
     }
 
     @Test func sigtermStopsClaimingFinishesRunningJobsAndExitsZero() async throws {
@@ -72,8 +110,9 @@ import Glibc
     }
 
     /// The production worker process while Postgres restarts five times under it: each time four
-    /// jobs are running and four queued behind them; every job completes, and each was claimed once
-    /// (attempts stay at 1: no job was lost and rescued, none ran twice).
+    /// jobs are running and four queued behind them. The restart ends its presence session, so the
+    /// four running ones are stopped and claimed again after it; the four queued ones are claimed
+    /// once. Every job completes, and the worker keeps running.
     @Test func aWorkerProcessSurvivesFivePostgresRestarts() async throws {
         try await EmbeddedPostgres.with(options: .init(durable: false)) { cluster in
             let url = try await cluster.createDatabase("restart", logger: TestDatabase.quietLogger)
@@ -96,7 +135,8 @@ import Glibc
                 #expect(try await eventually { await Self.count(url, "state = 'completed'", ids) == 8 }, "round \(round): \(worker.output.suffix(2000))")
             }
             #expect(worker.poll() == nil, "the worker kept running: \(worker.output.suffix(2000))")
-            #expect(await Self.count(url, "state = 'completed' AND attempts = 1", all) == all.count, "each job claimed once")
+            #expect(await Self.count(url, "state = 'completed'", all) == all.count)
+            #expect(await Self.count(url, "attempts = 1", all) >= all.count / 2, "only jobs running at a restart can have used a second attempt")
             #expect(await worker.terminate() == 0)
         }
     }

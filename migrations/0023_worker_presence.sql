@@ -1,0 +1,15 @@
+-- A dead worker's jobs go back to the queue in seconds, not after their lease (issue #31).
+--
+-- Each worker process holds a session-level advisory lock, `pg_advisory_lock(1634493047, key)`
+-- (the first number is the presence lock space, the second a random key of that process), on a
+-- connection of its own for as long as it lives. Postgres drops the lock the moment that session
+-- ends: the process exited or was killed (its socket closes with it), or the server restarted. A
+-- claim records the key it was made under in `lease_session`, and only while the lock is held. The
+-- rescuer puts back at once any running job whose session's lock is gone, and keeps the lease as
+-- the bound for a worker that is alive but stuck.
+--
+-- A worker whose presence connection drops while the process lives on stops every handler of the
+-- claims made under it at once (it learns from the socket's close, before the database is reachable
+-- again for any other worker to run them). NULL: claimed without a presence (the lease alone).
+-- `pg_locks` is readable by every role, so no grant is needed to test another session's lock.
+ALTER TABLE jobs ADD COLUMN lease_session int4 NULL;
