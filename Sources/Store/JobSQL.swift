@@ -252,6 +252,9 @@ enum JobSQL {
         "SELECT pg_try_advisory_lock(\(presenceLockSpace), \(key))"
     }
 
+    /// Asks the presence connection whether it still answers.
+    static let presencePing: PostgresQuery = "SELECT 1"
+
     /// Which running jobs the rescuer frees: the lease ran out (the worker stopped heartbeating), or
     /// the claim's presence lock is gone (its process, or its session, ended).
     private static let abandoned = """

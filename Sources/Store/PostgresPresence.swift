@@ -17,13 +17,18 @@ import Synchronization
 /// connects again with a new key and backoff.
 public final class PostgresPresence: WorkerPresence, Service {
     /// One connection's life: connect and take a lock (then call `holding` with the key), until the
-    /// connection ends (by returning or throwing) or the task is cancelled or shuts down.
-    typealias Connect = @Sendable (_ id: Int, _ holding: @escaping @Sendable (Int32) -> Void) async throws -> Void
+    /// connection ends (by returning or throwing) or the task is cancelled or shuts down. `ending`
+    /// is called before this side closes the connection: the session is ended here first, so no
+    /// handler runs on once the lock can be gone.
+    typealias Connect = @Sendable (_ id: Int, _ holding: @escaping @Sendable (Int32) -> Void,
+                                   _ ending: @escaping @Sendable () -> Void) async throws -> Void
 
     private let connect: Connect
     private let logger: Logger
     private let clock: any Clock<Duration>
     private let session = Mutex<PresenceSession?>(nil)
+    /// The connection (by its number) that last held a session.
+    private let lastHeld = Mutex(0)
 
     /// - Parameters:
     ///   - pingInterval: how often the connection is asked whether it still answers.
@@ -32,20 +37,21 @@ public final class PostgresPresence: WorkerPresence, Service {
     ///     can run out and another worker take them.
     public convenience init(database: DatabaseURL, logger: Logger, clock: any Clock<Duration> = ContinuousClock(),
                             pingInterval: Duration = .seconds(1), pingTimeout: Duration = .seconds(5)) {
-        self.init(logger: logger, clock: clock) { id, holding in
+        self.init(logger: logger, clock: clock) { id, holding, ending in
             let connection = try await PostgresConnection.connect(configuration: database.connectionConfiguration(), id: id, logger: logger)
             var failure: (any Error)?
             do {
                 let key = try await Self.takeLock(on: connection, logger: logger)
                 holding(key)
                 try await withTaskCancellationOrGracefulShutdownHandler {
-                    try await Self.watch(connection, clock: clock, every: pingInterval, timeout: pingTimeout)
+                    try await Self.watch(connection, clock: clock, every: pingInterval, timeout: pingTimeout, logger: logger)
                 } onCancelOrGracefulShutdown: {
                     connection.close().whenComplete { _ in }
                 }
             } catch {
                 failure = error
             }
+            ending()
             try? await connection.close()
             if let failure { throw failure }
         }
@@ -65,18 +71,19 @@ public final class PostgresPresence: WorkerPresence, Service {
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             connectionID += 1
             var failure: (any Error)?
+            let id = connectionID
             do {
-                try await connect(connectionID) { [self] key in
+                try await connect(connectionID, { [self] key in
                     session.withLock { $0 = PresenceSession(key: key) }
+                    lastHeld.withLock { $0 = id }
                     logger.debug("worker presence held", metadata: ["alfred.presence.key": "\(key)"])
-                }
+                }, { [self] in endSession() })
             } catch {
                 failure = error
             }
-            // The session is over before anything else runs: its claims' handlers stop now.
-            if let ended = session.withLock({ current -> PresenceSession? in defer { current = nil }; return current }) {
+            endSession()
+            if lastHeld.withLock({ $0 }) == id {
                 backoff = .milliseconds(100)
-                ended.end()
                 if Task.isCancelled || Task.isShuttingDownGracefully { break }
                 logger.warning("worker presence lost: the handlers of its claims were stopped; connecting again",
                                metadata: ["alfred.error": "\(failure.map { String(reflecting: $0) } ?? "connection closed")"])
@@ -89,6 +96,14 @@ public final class PostgresPresence: WorkerPresence, Service {
             try? await clock.sleep(for: backoff)
             backoff = min(backoff * 2, .seconds(5))
         }
+    }
+
+    /// Ends the current session, if any: its claims' handlers stop now. True if there was one.
+    @discardableResult
+    private func endSession() -> Bool {
+        guard let ended = session.withLock({ current -> PresenceSession? in defer { current = nil }; return current }) else { return false }
+        ended.end()
+        return true
     }
 
     /// Takes the lock of a fresh random key (another on the rare collision with a live session).
@@ -104,7 +119,7 @@ public final class PostgresPresence: WorkerPresence, Service {
 
     /// Returns when the connection closes, or throws when a ping goes unanswered for `timeout`.
     private static func watch(_ connection: PostgresConnection, clock: any Clock<Duration>, every interval: Duration,
-                              timeout: Duration) async throws {
+                              timeout: Duration, logger: Logger) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await connection.closeFuture.get() }
             group.addTask {
@@ -112,7 +127,7 @@ public final class PostgresPresence: WorkerPresence, Service {
                     try await clock.sleep(for: interval)
                     try await withThrowingTaskGroup(of: Bool.self) { ping in
                         ping.addTask {
-                            _ = try await connection.query("SELECT 1", logger: Logger(label: "alfred.presence.ping")).collect()
+                            _ = try await connection.query(JobSQL.presencePing, logger: logger).collect()
                             return true
                         }
                         ping.addTask {
