@@ -41,10 +41,10 @@ public final class PostgresPresence: WorkerPresence, Service {
             let connection = try await PostgresConnection.connect(configuration: database.connectionConfiguration(), id: id, logger: logger)
             var failure: (any Error)?
             do {
-                let key = try await Self.takeLock(on: connection, logger: logger)
+                let key = try await Self.takeLock(on: connection, clock: clock, timeout: pingTimeout, logger: logger)
                 holding(key)
                 try await withTaskCancellationOrGracefulShutdownHandler {
-                    try await Self.watch(connection, clock: clock, every: pingInterval, timeout: pingTimeout, logger: logger)
+                    await Self.watch(connection, clock: clock, every: pingInterval, timeout: pingTimeout, logger: logger)
                 } onCancelOrGracefulShutdown: {
                     connection.close().whenComplete { _ in }
                 }
@@ -107,41 +107,58 @@ public final class PostgresPresence: WorkerPresence, Service {
     }
 
     /// Takes the lock of a fresh random key (another on the rare collision with a live session).
-    private static func takeLock(on connection: PostgresConnection, logger: Logger) async throws -> Int32 {
+    private static func takeLock(on connection: PostgresConnection, clock: any Clock<Duration>, timeout: Duration,
+                                 logger: Logger) async throws -> Int32 {
         for _ in 0..<8 {
             let key = Int32.random(in: 1...Int32.max)
-            for try await taken in try await connection.query(JobSQL.takePresence(key: key), logger: logger).decode(Bool.self) where taken {
-                return key
-            }
+            guard let rows = await answer(JobSQL.takePresence(key: key), on: connection, within: timeout, clock: clock, logger: logger)
+            else { throw StoreError.connectionLost }
+            if try rows.decode(Bool.self).first == true { return key }
         }
         throw StoreError.unexpected("no free presence key after 8 tries")
     }
 
-    /// Returns when the connection closes, or throws when a ping goes unanswered for `timeout`.
+    /// `query`'s rows, or nil if it failed, or the connection closed or `timeout` passed first. The
+    /// statement runs in a task of its own, never awaited where a hang would hold anything up:
+    /// postgres-nio can drop a statement written as its connection closes and never answer it, and
+    /// cancelling does not end that wait (see `Pooled`); such a task is left behind.
+    private static func answer(_ query: PostgresQuery, on connection: PostgresConnection, within timeout: Duration,
+                               clock: any Clock<Duration>, logger: Logger) async -> [PostgresRow]? {
+        let race = Race<[PostgresRow]>()
+        Task {
+            do {
+                let rows = try await CloseWatch.race(connection, race: race) { try await connection.query(query, logger: logger).collect() }
+                race.finish(.success(rows))
+            } catch {
+                race.finish(.failure(error))
+            }
+        }
+        let timer = Task {
+            try await clock.sleep(for: timeout)
+            race.finish(.failure(StoreError.connectionLost))
+        }
+        defer { timer.cancel() }
+        return try? await race.value()
+    }
+
+    /// Returns as soon as the connection closes, a ping fails, or a ping goes unanswered for
+    /// `timeout`. (Pings awaited in a task group once held the group, and with it the session,
+    /// forever when one was caught in a restart: the worker claimed nothing again.)
     private static func watch(_ connection: PostgresConnection, clock: any Clock<Duration>, every interval: Duration,
-                              timeout: Duration, logger: Logger) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await connection.closeFuture.get() }
-            group.addTask {
-                while true {
-                    try await clock.sleep(for: interval)
-                    try await withThrowingTaskGroup(of: Bool.self) { ping in
-                        ping.addTask {
-                            _ = try await connection.query(JobSQL.presencePing, logger: logger).collect()
-                            return true
-                        }
-                        ping.addTask {
-                            try await clock.sleep(for: timeout)
-                            return false
-                        }
-                        let answered = try await ping.next() ?? false
-                        ping.cancelAll()
-                        if !answered { throw StoreError.connectionLost }
-                    }
+                              timeout: Duration, logger: Logger) async {
+        let (lost, signal) = AsyncStream<Void>.makeStream()
+        connection.closeFuture.whenComplete { _ in signal.finish() }
+        let pings = Task {
+            while !Task.isCancelled {
+                do { try await clock.sleep(for: interval) } catch { return }
+                guard await answer(JobSQL.presencePing, on: connection, within: timeout, clock: clock, logger: logger) != nil else {
+                    logger.warning("worker presence ping failed or went unanswered", metadata: ["alfred.timeout": "\(timeout)"])
+                    signal.finish()
+                    return
                 }
             }
-            try await group.next()
-            group.cancelAll()
         }
+        for await _ in lost {}
+        pings.cancel()
     }
 }

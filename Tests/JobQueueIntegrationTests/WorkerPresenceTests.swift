@@ -127,7 +127,9 @@ import Testing
                     #expect(work.withLock { $0 } == ["second"], "the job's work happened once, on the worker that took it over")
                     let released = events.all.contains { $0.job == id && $0.what == .released }
                     #expect(released, "the first worker stopped it when its session ended")
-                    #expect(try await JobRows.row(id, client: client)?.attempts == 2)
+                    // 1 if the first worker's release (which gives the attempt back) reached the
+                    // database before the rescuer did, 2 if the rescuer freed it first.
+                    #expect(try await JobRows.row(id, client: client).map { (1...2).contains($0.attempts) } == true)
                 }
             }
         }
