@@ -161,14 +161,14 @@ public final class Worker<C: Clock<Duration>>: Service {
             case .claim(let want):
                 // With a presence, claims wait for its session (connecting, or again after one ended),
                 // so that every claim can be freed as soon as this process is gone.
-                if let presence, presence.current.map({ $0.hasEnded }) ?? true {
+                let session = presence?.current
+                if presence != nil, session?.hasEnded ?? true {
                     _ = await signal.wait(until: clock.now.advanced(by: .milliseconds(50)), clock: clock)
                     continue
                 }
                 let claimed: [ClaimedJob]
                 claims += 1
                 let tag = "\(configuration.owner)/\(claims)"
-                let session = presence?.current
                 var sent = false
                 do {
                     while let doubtful = inDoubt.first {

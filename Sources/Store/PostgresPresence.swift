@@ -38,22 +38,10 @@ public final class PostgresPresence: WorkerPresence, Service {
     public convenience init(database: DatabaseURL, logger: Logger, clock: any Clock<Duration> = ContinuousClock(),
                             pingInterval: Duration = .seconds(1), pingTimeout: Duration = .seconds(5)) {
         self.init(logger: logger, clock: clock) { id, holding, ending in
-            let connection = try await PostgresConnection.connect(configuration: database.connectionConfiguration(), id: id, logger: logger)
-            var failure: (any Error)?
-            do {
-                let key = try await Self.takeLock(on: connection, clock: clock, timeout: pingTimeout, logger: logger)
-                holding(key)
-                try await withTaskCancellationOrGracefulShutdownHandler {
-                    await Self.watch(connection, clock: clock, every: pingInterval, timeout: pingTimeout, logger: logger)
-                } onCancelOrGracefulShutdown: {
-                    connection.close().whenComplete { _ in }
-                }
-            } catch {
-                failure = error
+            try await DedicatedConnection.session(database, id: id, logger: logger, beforeClose: ending) { connection in
+                holding(try await Self.takeLock(on: connection, clock: clock, timeout: pingTimeout, logger: logger))
+                await Self.watch(connection, clock: clock, every: pingInterval, timeout: pingTimeout, logger: logger)
             }
-            ending()
-            try? await connection.close()
-            if let failure { throw failure }
         }
     }
 
@@ -98,12 +86,9 @@ public final class PostgresPresence: WorkerPresence, Service {
         }
     }
 
-    /// Ends the current session, if any: its claims' handlers stop now. True if there was one.
-    @discardableResult
-    private func endSession() -> Bool {
-        guard let ended = session.withLock({ current -> PresenceSession? in defer { current = nil }; return current }) else { return false }
-        ended.end()
-        return true
+    /// Ends the current session, if any: its claims' handlers stop now.
+    private func endSession() {
+        session.withLock { current -> PresenceSession? in defer { current = nil }; return current }?.end()
     }
 
     /// Takes the lock of a fresh random key (another on the rare collision with a live session).

@@ -24,23 +24,12 @@ public final class PostgresWakeupListener: WakeupSource, Service {
 
     public convenience init(database: DatabaseURL, logger: Logger, clock: any Clock<Duration> = ContinuousClock()) {
         self.init(logger: logger, clock: clock) { id, listening, notification in
-            let connection = try await PostgresConnection.connect(configuration: database.connectionConfiguration(), id: id, logger: logger)
-            var failure: (any Error)?
-            do {
-                try await withTaskCancellationOrGracefulShutdownHandler {
-                    try await connection.listen(on: JobSQL.channel) { notifications in
-                        listening()
-                        for try await event in notifications { notification(event.payload) }
-                    }
-                } onCancelOrGracefulShutdown: {
-                    connection.close().whenComplete { _ in }
+            try await DedicatedConnection.session(database, id: id, logger: logger) { connection in
+                try await connection.listen(on: JobSQL.channel) { notifications in
+                    listening()
+                    for try await event in notifications { notification(event.payload) }
                 }
-            } catch {
-                failure = error
             }
-            // A connection must be closed before it is released.
-            try? await connection.close()
-            if let failure { throw failure }
         }
     }
 
