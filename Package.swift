@@ -73,10 +73,8 @@ let package = Package(
         ]),
         // The attestor's server: measures its caller from the kernel's view and signs evidence.
         .target(name: "Attestor", dependencies: [
-            "Attestation", "LocalIPC",
+            "Attestation", "LocalIPC", "CPeerIO",
             .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
@@ -250,6 +248,8 @@ let package = Package(
         ]),
         // prctl for the broker (no new privileges, not dumpable): a C function Swift cannot call.
         .target(name: "CProcessGuard"),
+        // The attestor's socket calls Swift cannot make: SO_PEERCRED and SO_PASSCRED reads (struct ucred).
+        .target(name: "CPeerIO"),
         .executableTarget(name: "alfred-broker", dependencies: [
             "AlfredCore", "CProcessGuard", "CommandSupport", "Store", "TokenBroker", "BrokerClient", "KeyServiceClient", "Attestation", "APNsProviderToken",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

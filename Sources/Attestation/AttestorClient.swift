@@ -11,8 +11,11 @@ public protocol AttestationSource: Sendable {
     func evidence(nonce: [UInt8]) async throws -> [UInt8]
 }
 
-/// The attestor's wire format: one length-prefixed JSON frame each way per connection; byte
-/// strings as standard base64. The request names no process: the attestor measures the caller.
+/// The attestor's wire format: length-prefixed JSON frames, byte strings as standard base64. The
+/// caller sends a request, the attestor answers with a challenge, the caller sends the proof (the
+/// challenge and its key again) and the attestor answers with the document or an error. The
+/// request names no process: the attestor measures the caller, and takes every frame only from
+/// the process that connected.
 package struct AttestorRequest: Codable, Sendable {
     package var publicKey: String
     package var nonce: String
@@ -28,10 +31,25 @@ package struct AttestorRequest: Codable, Sendable {
 package struct AttestorResponse: Codable, Sendable {
     package var document: String?
     package var error: AttestorError?
-    package init(document: String? = nil, error: AttestorError? = nil) {
+    /// Fresh random bytes the caller must send back in its proof, on this connection, itself.
+    package var challenge: String?
+    package init(document: String? = nil, error: AttestorError? = nil, challenge: String? = nil) {
         self.document = document
         self.error = error
+        self.challenge = challenge
     }
+}
+
+/// The caller's answer to a challenge: written after the challenge existed, by the process that
+/// connected, so by the program the attestor pinned, for the key it will bind.
+package struct AttestorProof: Codable, Sendable {
+    package var challenge: String
+    package var publicKey: String
+    package init(challenge: String, publicKey: String) {
+        self.challenge = challenge
+        self.publicKey = publicKey
+    }
+    enum CodingKeys: String, CodingKey { case challenge, publicKey = "public_key" }
 }
 
 /// Why the attestor gave no evidence.
@@ -77,14 +95,14 @@ public struct AttestorClient: AttestationSource {
     }
 
     public func evidence(nonce: [UInt8]) async throws -> [UInt8] {
-        let request = AttestorRequest(publicKey: Data(recipientKey.publicKey.derRepresentation).base64EncodedString(),
-                                      nonce: Data(nonce).base64EncodedString())
+        let publicKey = Data(recipientKey.publicKey.derRepresentation).base64EncodedString()
+        let request = AttestorRequest(publicKey: publicKey, nonce: Data(nonce).base64EncodedString())
         guard let frame = try FrameEncoder.frame(request, maxFrameSize: Self.maxFrameSize) else {
             throw AttestorError(.badRequest, "the request exceeds the frame limit")
         }
         let socketPath = socketPath
         let answer = try await withDeadline(timeout) {
-            try await Self.exchange(frame, socketPath: socketPath)
+            try await Self.exchange(frame, publicKey: publicKey, socketPath: socketPath)
         }
         guard let answer else { throw AttestorError(.unavailable, "no answer from the attestor at \(socketPath) within \(timeout)") }
         if let error = answer.error { throw error }
@@ -94,7 +112,7 @@ public struct AttestorClient: AttestationSource {
         return Array(document)
     }
 
-    private static func exchange(_ frame: ByteBuffer, socketPath: String) async throws -> AttestorResponse {
+    private static func exchange(_ frame: ByteBuffer, publicKey: String, socketPath: String) async throws -> AttestorResponse {
         let channel: NIOAsyncChannel<InboundFrame, ByteBuffer>
         do {
             channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -113,6 +131,13 @@ public struct AttestorClient: AttestationSource {
                 guard case .payload(let payload) = reply,
                       let response = try? JSONDecoder().decode(AttestorResponse.self, from: Data(payload.readableBytesView))
                 else { throw AttestorError(.internal, "the attestor's answer is not a response frame") }
+                // This process proves it is the one that asked: the attestor reads who wrote it.
+                if let challenge = response.challenge, response.document == nil, response.error == nil {
+                    guard let proof = try FrameEncoder.frame(AttestorProof(challenge: challenge, publicKey: publicKey), maxFrameSize: maxFrameSize)
+                    else { throw AttestorError(.internal, "the attestor's challenge is too large to answer") }
+                    try await outbound.write(proof)
+                    continue
+                }
                 return response
             }
             throw AttestorError(.unavailable, "the attestor closed the connection without answering")

@@ -3,8 +3,6 @@ import Foundation
 import Synchronization
 import LocalIPC
 import Logging
-import NIOCore
-import NIOPosix
 import ServiceLifecycle
 
 #if canImport(Glibc)
@@ -20,7 +18,18 @@ import Musl
 /// Nitro-format document binding the measurement, the caller's OS user (PCR3), the public key the
 /// key service must encrypt to, and the key service's nonce.
 ///
-/// One request per connection: the caller connects, sends one frame, reads one frame.
+/// One exchange per connection, and every byte of it must come from the process that connected:
+/// 1. the caller connects and sends its request (public key, nonce);
+/// 2. the attestor pins the caller (start time, executable), then answers with a fresh challenge;
+/// 3. the caller sends the proof (the challenge and its public key again);
+/// 4. the attestor measures and answers with the document.
+///
+/// The kernel names the process that wrote each byte read (SO_PASSCRED). The proof is written after
+/// the challenge existed, by the pid that connected, and that process ran the pinned executable from
+/// before the challenge to after the proof. A process that shares the socket (a parent that forked
+/// the broker, a holder of a passed descriptor), the state a process had before an `exec`, or a
+/// pid's former owner cannot write it: only the running program itself can, and the broker's code
+/// proves only its own key.
 public struct AttestorServer: Service {
     public struct Configuration: Sendable {
         public var socketPath: String
@@ -30,7 +39,8 @@ public struct AttestorServer: Service {
         /// The broker's group: the socket becomes 0660 and that group's. nil: any local user may
         /// connect (0666) and the uid check alone decides.
         public var socketGroup: UInt32?
-        /// A caller has this long to send its request once connected; then the connection is closed.
+        /// A caller has this long to send its request and its proof once connected; then the
+        /// connection is closed. Measuring and signing are not counted.
         public var readTimeout: Duration = .seconds(5)
         /// At most this many connections are served at once (the rest are closed at accept), well
         /// under the process's open-file limit, so idle callers cannot starve the broker.
@@ -41,8 +51,6 @@ public struct AttestorServer: Service {
             self.allowedUIDs = allowedUIDs
         }
     }
-
-    private typealias Connection = FramedConnection
 
     private let configuration: Configuration
     private let authority: LocalAttestation.Authority
@@ -63,13 +71,12 @@ public struct AttestorServer: Service {
     public func run() async throws {
         // The broker runs as another user: it connects through the callers' group (or, without one,
         // as any local user); the peer-credential check on every connection decides who gets evidence.
-        let listener: NIOAsyncChannel<Connection, Never>
+        let listener: AttributedListener
         do {
-            listener = try await FramedListener.bind(configuration.socketPath,
-                                                     access: configuration.socketGroup.map { SocketAccess(group: $0) } ?? .anyLocalUser,
-                                                     maxFrameSize: configuration.maxFrameSize,
-                                                     backlog: 64)
-        } catch let error as FramedListener.ModeError {
+            listener = try AttributedListener(path: configuration.socketPath,
+                                              access: configuration.socketGroup.map { SocketAccess(group: $0) } ?? .anyLocalUser,
+                                              backlog: 64)
+        } catch {
             throw AttestorError(.internal, error.description)
         }
         defer { unlink(configuration.socketPath) }
@@ -77,130 +84,115 @@ public struct AttestorServer: Service {
             "alfred.attestor.socket": "\(configuration.socketPath)", "alfred.attestor.allowed_uids": "\(configuration.allowedUIDs.sorted())",
         ])
         await onListening()
-        try await withTaskCancellationOrGracefulShutdownHandler {
-            try await listener.executeThenClose { connections in
-                try await withThrowingDiscardingTaskGroup { group in
-                    for try await connection in connections {
-                        group.addTask { await serve(connection) }
-                    }
-                }
-            }
+        await withTaskCancellationOrGracefulShutdownHandler {
+            await listener.acceptUntilStopped { connection in serve(connection) }
         } onCancelOrGracefulShutdown: {
-            listener.channel.close(promise: nil)
+            listener.stop()
         }
         logger.info("attestor stopped")
     }
 
-    private func serve(_ connection: Connection) async {
-        let channel = connection.channel
+    /// Serves one connection on its own thread (blocking calls: reading, hashing the caller's
+    /// executable, signing); the listener closes it afterwards.
+    private func serve(_ connection: AttributedConnection) {
         // Decided at accept: a user that may not ask is answered at once, nothing is read from it,
         // and it holds no place under the cap (so it cannot crowd out the broker).
-        let peer = try? await PeerCredentials.of(channel)
-        guard let peer, configuration.allowedUIDs.contains(peer.uid) else {
-            let error = peer.map { peer in
+        guard let peer = connection.peer, configuration.allowedUIDs.contains(peer.uid) else {
+            let error = connection.peer.map { peer in
                 logger.warning("refused evidence to a user that is not allowed", metadata: ["alfred.attestor.peer_uid": "\(peer.uid)"])
                 return AttestorError(.denied, "OS user \(peer.uid) may not get attestation evidence")
             } ?? AttestorError(.denied, "the caller's identity could not be read")
-            await reply(on: connection) { _ in AttestorResponse(error: error) }
+            send(AttestorResponse(error: error), on: connection)
             return
         }
         // Over the cap: closed at once, before anything is read or measured.
         guard let place = inFlight.enter(limit: configuration.maxConnections) else {
             logger.warning("connection refused: too many open connections", metadata: ["alfred.attestor.limit": "\(configuration.maxConnections)"])
-            try? await channel.close()
             return
         }
-        // The place is given back before the connection closes, however it ends, so a caller that
-        // sees the close finds it free.
+        // The place is given back before the connection closes, so a caller that sees the close finds it free.
         defer { place.release() }
-        // A request not sent in time closes the connection (and so ends the read below).
-        let deadline = channel.eventLoop.scheduleTask(in: .nanoseconds(Int64(configuration.readTimeout.seconds * 1e9))) {
-            place.release()
-            channel.close(promise: nil)
-        }
-        defer { deadline.cancel() }
-        // Who the caller is now, before its request: compared when it is answered.
+        var log = logger
+        log[metadataKey: "alfred.attestor.peer_uid"] = "\(peer.uid)"
+        log[metadataKey: "alfred.attestor.peer_pid"] = "\(peer.pid)"
+        // Who the caller is now, before its request: compared before the challenge and at the answer.
         let pin = Result { () throws(AttestorError) in try measurer.pin(pid: peer.pid) }
-        await reply(on: connection) { inbound in
-            // The deadline is for sending the request: measuring and signing are not cut short.
-            await answer(inbound, peer: peer, pin: pin, requestRead: { deadline.cancel() })
-        } then: {
-            place.release()
+        let deadline = ContinuousClock.now.advanced(by: configuration.readTimeout)
+        do {
+            let request = try receive(AttestorRequest.self, on: connection, from: peer, until: deadline, what: "request")
+            guard let publicKey = Data(base64Encoded: request.publicKey), let nonce = Data(base64Encoded: request.nonce),
+                  nonce.count <= 512, publicKey.count <= 1024
+            else { throw AttestorError(.badRequest, "public_key and nonce must be base64 (at most 1024 and 512 bytes)") }
+            let userData: Data?
+            if let encoded = request.userData {
+                guard let decoded = Data(base64Encoded: encoded), decoded.count <= 512 else {
+                    throw AttestorError(.badRequest, "user_data must be base64 (at most 512 bytes)")
+                }
+                userData = decoded
+            } else {
+                userData = nil
+            }
+            // Still the process that connected, running what it ran then: from here on, only that
+            // program can write to this connection as this pid.
+            try measurer.check(pid: peer.pid, against: try pin.get())
+            let challenge = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString()
+            guard send(AttestorResponse(challenge: challenge), on: connection) else { throw Closed() }
+            let proof = try receive(AttestorProof.self, on: connection, from: peer, until: deadline, what: "proof")
+            guard proof.challenge == challenge, proof.publicKey == request.publicKey else {
+                throw AttestorError(.denied, "the proof does not answer this connection's challenge for the requested key")
+            }
+            // Measuring reads and hashes the caller's whole executable: this connection's own thread.
+            try measurer.check(pid: peer.pid, against: try pin.get())
+            let measurement = try measurer.measure(pid: peer.pid, uid: peer.uid)
+            let document: [UInt8]
+            do {
+                document = try authority.attest(measurement: measurement, publicKey: Array(publicKey), nonce: Array(nonce),
+                                                userData: userData.map(Array.init), uid: peer.uid, pid: peer.pid)
+            } catch {
+                log.error("signing failed", metadata: ["alfred.attestor.error": "\(type(of: error))"])
+                throw AttestorError(.internal, "the attestor could not sign the document")
+            }
+            log.debug("evidence issued", metadata: ["alfred.attestor.pcr0_prefix": "\(AttestationVerifier.hex(measurement).prefix(16))"])
+            send(AttestorResponse(document: Data(document).base64EncodedString()), on: connection)
+        } catch let error as AttestorError {
+            log.warning("no evidence", metadata: ["alfred.attestor.reason": "\(error.code.rawValue)"])
+            send(AttestorResponse(error: error), on: connection)
+        } catch {
+            // Closed, silent past the deadline, or stopping: nothing to answer.
+            log.debug("connection ended", metadata: ["alfred.attestor.error": "\(type(of: error))"])
         }
     }
 
-    /// Sends the one response `make` answers from the inbound frames, runs `then` once it is
-    /// written, and closes.
-    private func reply(on connection: Connection,
-                       make: (NIOAsyncChannelInboundStream<InboundFrame>) async -> AttestorResponse,
-                       then: () -> Void = {}) async {
-        do {
-            try await connection.executeThenClose { inbound, outbound in
-                defer { then() }
-                let response = await make(inbound)
-                if let frame = try FrameEncoder.frame(response, maxFrameSize: AttestorServer.maxResponseSize) {
-                    try await outbound.write(frame)
-                }
+    /// The connection ended (closed, deadline passed, or the attestor is stopping) before a frame.
+    private struct Closed: Error {}
+
+    /// The next frame as `Message`, written entirely by the process that connected.
+    private func receive<Message: Decodable>(_: Message.Type, on connection: AttributedConnection, from peer: PeerCredentials,
+                                             until deadline: ContinuousClock.Instant, what: String) throws -> Message {
+        switch connection.readFrame(maxSize: configuration.maxFrameSize, until: deadline) {
+        case .frame(let payload, let writers):
+            guard writers == [peer.pid] else {
+                let others = writers.subtracting([peer.pid]).sorted().map { $0 == 0 ? "an unknown process" : "process \($0)" }
+                throw AttestorError(.denied, "the \(what) was written by \(others.joined(separator: ", ")), not by process \(peer.pid), which connected (a shared socket)")
             }
-        } catch {
-            logger.debug("connection ended", metadata: ["alfred.attestor.error": "\(type(of: error))"])
+            guard let message = try? JSONDecoder().decode(Message.self, from: Data(payload)) else {
+                throw AttestorError(.badRequest, "expected one attestor \(what) frame")
+            }
+            return message
+        case .tooLarge:
+            throw AttestorError(.badRequest, "the \(what) exceeds \(configuration.maxFrameSize) bytes")
+        case .closed, .timedOut, .stopped:
+            throw Closed()
         }
+    }
+
+    @discardableResult
+    private func send(_ response: AttestorResponse, on connection: AttributedConnection) -> Bool {
+        guard let frame = try? FramePrefix.frame(response, maxSize: Self.maxResponseSize) else { return false }
+        return connection.write(frame, until: ContinuousClock.now.advanced(by: configuration.readTimeout))
     }
 
     static let maxResponseSize = 256 * 1024
-
-    private func answer(_ inbound: NIOAsyncChannelInboundStream<InboundFrame>, peer: PeerCredentials,
-                        pin: Result<ProcessMeasurer.Pin, AttestorError>, requestRead: () -> Void) async -> AttestorResponse {
-        var logger = logger
-        logger[metadataKey: "alfred.attestor.peer_uid"] = "\(peer.uid)"
-        logger[metadataKey: "alfred.attestor.peer_pid"] = "\(peer.pid)"
-        // The request is read before the rest is decided, so that even a refusal reaches a caller
-        // still writing it (closing first would fail its write instead).
-        var first: InboundFrame?
-        do {
-            for try await frame in inbound { first = frame; break }
-        } catch {
-            first = nil
-        }
-        requestRead()
-        guard case .payload(let payload)? = first,
-              let request = try? JSONDecoder().decode(AttestorRequest.self, from: Data(payload.readableBytesView))
-        else { return AttestorResponse(error: AttestorError(.badRequest, "expected one attestor request frame")) }
-        guard let publicKey = Data(base64Encoded: request.publicKey), let nonce = Data(base64Encoded: request.nonce),
-              nonce.count <= 512, publicKey.count <= 1024
-        else { return AttestorResponse(error: AttestorError(.badRequest, "public_key and nonce must be base64 (at most 1024 and 512 bytes)")) }
-        let userData: Data?
-        if let encoded = request.userData {
-            guard let decoded = Data(base64Encoded: encoded), decoded.count <= 512 else {
-                return AttestorResponse(error: AttestorError(.badRequest, "user_data must be base64 (at most 512 bytes)"))
-            }
-            userData = decoded
-        } else {
-            userData = nil
-        }
-        do {
-            // Measuring reads and hashes the caller's whole executable (hundreds of MB for a test
-            // binary; a FIFO in a test blocks it on purpose): blocking work that runs on NIO's thread
-            // pool, never on the Swift concurrency threads, which the rest of the attestor (and, in
-            // the test process, every other test) needs meanwhile.
-            let (measurement, document) = try await NIOThreadPool.singleton.runIfActive { [measurer, authority] in
-                // Still the process that connected, running what it ran then, untraced, no LD_*.
-                try measurer.check(pid: peer.pid, against: try pin.get())
-                let measurement = try measurer.measure(pid: peer.pid, uid: peer.uid)
-                let document = try authority.attest(measurement: measurement, publicKey: Array(publicKey), nonce: Array(nonce),
-                                                    userData: userData.map(Array.init), uid: peer.uid, pid: peer.pid)
-                return (measurement, document)
-            }
-            logger.debug("evidence issued", metadata: ["alfred.attestor.pcr0_prefix": "\(AttestationVerifier.hex(measurement).prefix(16))"])
-            return AttestorResponse(document: Data(document).base64EncodedString())
-        } catch let error as AttestorError {
-            logger.warning("no evidence", metadata: ["alfred.attestor.reason": "\(error.code.rawValue)"])
-            return AttestorResponse(error: error)
-        } catch {
-            logger.error("signing failed", metadata: ["alfred.attestor.error": "\(type(of: error))"])
-            return AttestorResponse(error: AttestorError(.internal, "the attestor could not sign the document"))
-        }
-    }
 }
 
 /// Connections being served now, against the cap.

@@ -74,7 +74,9 @@ public final class ProcessMeasurer: Sendable {
     }
 
     /// Refuses a caller that is not what it was at connect, is being traced (another process can
-    /// drive it or read its memory), or runs with the dynamic loader told to inject code (`LD_*`).
+    /// drive it or read its memory), runs with the dynamic loader told to inject code (`LD_*`), or
+    /// lives in another user namespace (where it may claim another process's pid on what it writes:
+    /// a user namespace's owner holds CAP_SYS_ADMIN over the pid namespaces it creates).
     public func check(pid: Int32, against pin: Pin) throws(AttestorError) {
         guard try identity(of: pid) == pin.process else {
             throw AttestorError(.denied, "process \(pid) is not the process that connected")
@@ -95,6 +97,22 @@ public final class ProcessMeasurer: Sendable {
         if environment.split(separator: 0).contains(where: { $0.starts(with: Array("LD_".utf8)) }) {
             throw AttestorError(.denied, "process \(pid) runs with LD_* set for the dynamic loader")
         }
+        guard let namespace = Self.link("\(procRoot)/\(pid)/ns/user") else {
+            throw AttestorError(.unmeasurable, "cannot read the user namespace of process \(pid)")
+        }
+        guard namespace == Self.ownUserNamespace else {
+            throw AttestorError(.denied, "process \(pid) runs in another user namespace (\(namespace))")
+        }
+    }
+
+    /// The attestor's own user namespace, as `/proc` names it (`user:[inode]`).
+    static let ownUserNamespace = link("/proc/self/ns/user")
+
+    private static func link(_ path: String) -> String? {
+        var target = [CChar](repeating: 0, count: 256)
+        let count = readlink(path, &target, target.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: target[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     struct ProcessIdentity: Equatable, Sendable {

@@ -24,12 +24,15 @@ import Glibc
         try Data(real.utf8).write(to: proc.appendingPathComponent("stat"))
         try Data("Name:\tcaller\nTracerPid:\t0\n".utf8).write(to: proc.appendingPathComponent("status"))
         try Data("PATH=/usr/bin\u{0}".utf8).write(to: proc.appendingPathComponent("environ"))
+        try FileManager.default.createDirectory(at: proc.appendingPathComponent("ns"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: proc.appendingPathComponent("ns/user").path,
+                                                   withDestinationPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/user"))
         let exe = proc.appendingPathComponent("exe").path
         #expect(mkfifo(exe, 0o600) == 0)
 
         let socket = folder.appendingPathComponent("a.sock").path
         var configuration = AttestorServer.Configuration(socketPath: socket, allowedUIDs: [getuid()])
-        configuration.readTimeout = .milliseconds(300)
+        configuration.readTimeout = .seconds(1)
         let server = AttestorServer(configuration: configuration, authority: try LocalAttestation.Authority.create(),
                                     measurer: ProcessMeasurer(procRoot: folder.appendingPathComponent("proc").path),
                                     logger: Logger(label: "attestor-deadline-test"))

@@ -18,6 +18,15 @@ import Testing
             try write("status", "Name:\talfred-broker\nTracerPid:\t0\nUid:\t0\t0\t0\t0\n")
             try write("environ", "PATH=/usr/bin\u{0}HOME=/nonexistent\u{0}")
             try write("exe", "the broker's bytes")
+            try FileManager.default.createDirectory(at: process.appendingPathComponent("ns"), withIntermediateDirectories: true)
+            try setUserNamespace(try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/user"))
+        }
+
+        /// Points `ns/user` at `target` (what `/proc` shows: `user:[inode]`).
+        func setUserNamespace(_ target: String) throws {
+            let link = process.appendingPathComponent("ns/user").path
+            try? FileManager.default.removeItem(atPath: link)
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
         }
 
         func write(_ name: String, _ text: String) throws {
@@ -63,5 +72,16 @@ import Testing
         pin = try measurer.pin(pid: 4242)
         try reused.write("stat", "4242 (alfred-broker) S 1 4242 4242 0 -1 4194560 100 0 0 0 1 1 0 0 20 0 4 0 999 1000 100")
         #expect(throws: AttestorError.self) { try measurer.check(pid: 4242, against: pin) }
+    }
+
+    /// A caller in a user namespace of its own could stamp another process's pid on what it writes
+    /// (its namespace grants CAP_SYS_ADMIN over the pid namespaces it makes): refused.
+    @Test func aCallerInAnotherUserNamespaceIsRefused() throws {
+        let proc = try FakeProc()
+        let measurer = ProcessMeasurer(procRoot: proc.root.path)
+        let pin = try measurer.pin(pid: 4242)
+        try proc.setUserNamespace("user:[1]")
+        let error = #expect(throws: AttestorError.self) { try measurer.check(pid: 4242, against: pin) }
+        #expect(error?.code == .denied && error?.message.contains("user namespace") == true)
     }
 }

@@ -9,12 +9,19 @@ import Glibc
 /// The attestor against callers who try to get evidence they should not (issue #32), each attack a
 /// separate process (Python from Debian, speaking the attestor's framing: a 4-byte big-endian
 /// length, then JSON). Before: a process that connected and then exec'd another program was measured
-/// as that program, traced and `LD_PRELOAD`ed callers were measured like any other, and idle
-/// connections from any local user were held with no deadline and no cap.
+/// as that program, so was a process whose socket another held (the other asked), and a pid's new
+/// owner in place of the process that connected; traced and `LD_PRELOAD`ed callers were measured like
+/// any other, and idle connections from any local user were held with no deadline and no cap.
 @Suite(.timeLimit(.minutes(10))) struct AttestorAttackTests {
     /// The attestor as built, with its own authority, allowing `uid`; `body` gets its socket.
     static func withAttestor(allowing uid: UInt32 = UInt32(getuid()), extra: [String] = [],
                              _ body: (String) async throws -> Void) async throws {
+        try await withAttestor(allowing: uid, extra: extra) { socket, _ in try await body(socket) }
+    }
+
+    /// The same, `body` also getting the attestor's process (to hold it still while an attack is set up).
+    static func withAttestor(allowing uid: UInt32 = UInt32(getuid()), extra: [String] = [],
+                             _ body: (String, ChildProcess) async throws -> Void) async throws {
         let folder = URL(fileURLWithPath: "/tmp/alfred-att-\(UUID().uuidString.prefix(6))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -24,18 +31,37 @@ import Glibc
         #expect(initialized.code == 0, "\(initialized.output)")
         let socket = folder.appendingPathComponent("a.sock").path
         let attestor = try ChildProcess(AlfredBinary.attestor, ["--dir", attestorDir, "--socket", socket, "--allow-uid", "\(uid)"] + extra)
-        defer { attestor.signal(SIGTERM) }
+        defer { attestor.signal(SIGCONT); attestor.signal(SIGTERM) }
         #expect(try await eventually { FileManager.default.fileExists(atPath: socket) })
-        try await body(socket)
+        try await body(socket, attestor)
     }
 
-    /// Python helpers: `ask(sock)` sends one request and prints the answer's JSON.
+    /// Python helpers: `ask(sock)` sends one request, answers the challenge from this same process
+    /// and returns the answer's JSON; `answer(sock)` reads one frame; `prove(sock, reply)` sends the
+    /// proof for a challenge reply.
     static let prelude = """
         import base64, ctypes, json, os, socket, struct, sys, time
         def frame(obj):
             data = json.dumps(obj).encode()
             return struct.pack('>I', len(data)) + data
-        REQUEST = frame({"public_key": base64.b64encode(b"attacker-key").decode(), "nonce": base64.b64encode(b"n").decode()})
+        KEY = base64.b64encode(b"attacker-key").decode()
+        REQUEST = frame({"public_key": KEY, "nonce": base64.b64encode(b"n").decode()})
+        def prove(s, reply):
+            s.sendall(frame({"challenge": json.loads(reply)["challenge"], "public_key": KEY}))
+        def ask(s):
+            s.sendall(REQUEST)
+            reply = answer(s)
+            if '"challenge"' not in reply: return reply
+            prove(s, reply)
+            return answer(s)
+        def exe(pid):
+            try: return os.readlink('/proc/%d/exe' % pid)
+            except OSError: return ''
+        def wait_until(condition):
+            for _ in range(20000):
+                if condition(): return
+                time.sleep(0.001)
+            raise SystemExit('timed out')
         def answer(s):
             head = b''
             while len(head) < 4:
@@ -71,22 +97,123 @@ import Glibc
 
     @Test func aCallerThatExecsAnotherProgramAfterConnectingGetsNoEvidence() async throws {
         try await Self.withAttestor { socket in
-            // The child connects on a socket its parent holds too, then becomes /bin/sleep; the
-            // parent asks. The attestor pinned the child as it was at connect.
+            // The child connects on a socket its parent holds too, sends the request, then becomes
+            // /bin/sleep; the parent answers the challenge. The attestor pinned the child as it was at
+            // connect: the exec is seen, or (if the pin came after it) the proof's writer is.
             let output = try await Self.python("""
                 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                s.set_inheritable(True)
                 pid = os.fork()
                 if pid == 0:
                     s.connect(PATH)
-                    time.sleep(1.5)
+                    s.sendall(REQUEST)
                     os.execv('/bin/sleep', ['sleep', '20'])
-                time.sleep(3)
-                s.sendall(REQUEST)
-                print(answer(s))
+                reply = answer(s)
+                if '"challenge"' in reply:
+                    prove(s, reply)
+                    reply = answer(s)
+                print(reply)
                 os.kill(pid, 9)
                 """, socket)
-            #expect(output.contains("denied") && output.contains("exec after connect"), "\(output)")
+            #expect(output.contains("denied") && (output.contains("exec after connect") || output.contains("shared socket")), "\(output)")
+            #expect(!output.contains("document"))
+        }
+    }
+
+    /// The child connects and does nothing more (the broker, say, frozen); its parent holds the
+    /// same socket and asks with its own key. The kernel names the parent as the request's writer.
+    @Test func aProcessSharingTheCallersSocketGetsNoEvidence() async throws {
+        try await Self.withAttestor { socket in
+            let output = try await Self.python("""
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                ready_r, ready_w = os.pipe()
+                pid = os.fork()
+                if pid == 0:
+                    s.connect(PATH)
+                    os.write(ready_w, b'c')
+                    time.sleep(60)
+                    os._exit(0)
+                os.read(ready_r, 1)   # the child has connected
+                print(ask(s))
+                os.kill(pid, 9)
+                """, socket)
+            #expect(output.contains("denied") && output.contains("request was written by process") && output.contains("shared socket"), "\(output)")
+            #expect(!output.contains("document"))
+        }
+    }
+
+    /// The race the pin at accept cannot win: while the attestor is held still, the child connects,
+    /// writes the request itself and execs another program (standing in for the broker), so the pin
+    /// sees that program. Only the child's running program could answer the challenge; the parent
+    /// that shares the socket does, and is named.
+    @Test func aCallerThatWroteItsRequestAndExecedBeforeTheAttestorLookedCannotProveIt() async throws {
+        try await Self.withAttestor { socket, attestor in
+            attestor.signal(SIGSTOP)
+            let script = try ChildProcess("/usr/bin/python3", ["-c", Self.prelude + """
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                pid = os.fork()
+                if pid == 0:
+                    s.connect(PATH)
+                    s.sendall(REQUEST)
+                    os.execv('/bin/sleep', ['sleep', '60'])
+                wait_until(lambda: exe(pid) == '/usr/bin/sleep' or exe(pid) == '/bin/sleep')
+                print('exec done', flush=True)
+                reply = answer(s)
+                print('first', reply, flush=True)
+                if '"challenge"' in reply:
+                    prove(s, reply)
+                    print('then', answer(s), flush=True)
+                os.kill(pid, 9)
+                """, socket])
+            defer { script.signal(SIGKILL) }
+            #expect(try await eventually { script.output.contains("exec done") }, "\(script.output)")
+            attestor.signal(SIGCONT)
+            #expect(await script.exitCode() == 0, "\(script.output)")
+            let output = script.output
+            #expect(output.contains("first {\"challenge\""), "the request came from the connected process itself: \(output)")
+            #expect(output.contains("denied") && output.contains("proof was written by process") && output.contains("shared socket"), "\(output)")
+            #expect(!output.contains("document"))
+        }
+    }
+
+    /// Pid reuse: the process that connected wrote its request and exited; another process (a
+    /// stand-in for the broker) took its pid before the attestor looked (root sets the kernel's last
+    /// pid). The pin sees the new process; the proof comes from the process holding the socket.
+    @Test func aProcessThatTookTheCallersPidIsNotTheCaller() async throws {
+        try await Self.withAttestor { socket, attestor in
+            attestor.signal(SIGSTOP)
+            let script = try ChildProcess("/usr/bin/python3", ["-c", Self.prelude + """
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                pid = os.fork()
+                if pid == 0:
+                    s.connect(PATH)
+                    s.sendall(REQUEST)
+                    os._exit(0)
+                os.waitpid(pid, 0)
+                other = 0
+                for _ in range(200):
+                    with open('/proc/sys/kernel/ns_last_pid', 'w') as f:
+                        f.write(str(pid - 1))
+                    other = os.fork()
+                    if other == 0:
+                        os.execv('/bin/sleep', ['sleep', '60'])
+                    if other == pid: break
+                    os.kill(other, 9); os.waitpid(other, 0)
+                assert other == pid, 'the pid was not reused'
+                wait_until(lambda: exe(pid) == '/usr/bin/sleep' or exe(pid) == '/bin/sleep')
+                print('reused', pid, flush=True)
+                reply = answer(s)
+                print('first', reply, flush=True)
+                if '"challenge"' in reply:
+                    prove(s, reply)
+                    print('then', answer(s), flush=True)
+                os.kill(other, 9)
+                """, socket])
+            defer { script.signal(SIGKILL) }
+            #expect(try await eventually { script.output.contains("reused") }, "\(script.output)")
+            attestor.signal(SIGCONT)
+            #expect(await script.exitCode() == 0, "\(script.output)")
+            let output = script.output
+            #expect(output.contains("denied") && output.contains("shared socket"), "\(output)")
             #expect(!output.contains("document"))
         }
     }
@@ -110,8 +237,7 @@ import Glibc
             let script = """
                 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                 s.connect(PATH)
-                s.sendall(REQUEST)
-                print(answer(s))
+                print(ask(s))
                 """
             let preloaded = try await Self.python(script, socket, environment: ["LD_PRELOAD": "libm.so.6"])
             #expect(preloaded.contains("denied") && preloaded.contains("LD_"), "\(preloaded)")
@@ -160,6 +286,7 @@ import Glibc
                     if outcome == 'closed':
                         print('first closed', flush=True)
                         break
+                    s.close()   # served (a challenge): it held the place, not the silent one
                     held[0].close()
                 pid = os.fork()
                 if pid == 0:
@@ -182,8 +309,7 @@ import Glibc
                 print('closed', sum(1 for o in outcomes if o == 'closed'))
                 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                 s.connect(PATH)
-                s.sendall(REQUEST)
-                print('then', answer(s)[:40])
+                print('then', ask(s)[:40])
                 """, socket)
             #expect(output.contains("closed 12"), "every silent connection ends, by the deadline or the cap: \(output)")
             #expect(output.contains("then {\"document\""), "\(output)")
