@@ -9,6 +9,20 @@ import Darwin
 /// no moment in which a secret sits in a file with the umask's wider mode (as there would be with a
 /// write followed by a chmod).
 public enum PrivateFile {
+    /// A secret handed over as a file (a docker-compose secret, a systemd credential): one non-empty
+    /// line, its trailing newline dropped. The error names the file, never its contents.
+    public static func secretLine(_ url: URL) throws(PrivateFileError) -> String {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw PrivateFileError("cannot read the secret file \(url.path) (missing, or not readable by this user)")
+        }
+        var text = String(decoding: data, as: UTF8.self)
+        while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
+        guard !text.isEmpty, !text.contains("\n") else {
+            throw PrivateFileError("the secret file \(url.path) must hold one non-empty line")
+        }
+        return text
+    }
+
     /// Creates `url`, failing if it exists.
     public static func create(_ url: URL, contents: Data) throws(PrivateFileError) {
         try store(contents, to: url.path, flags: O_CREAT | O_EXCL)

@@ -13,16 +13,30 @@ public struct DatabaseOptions: ParsableArguments {
             help: "Postgres URL, postgres://user:password@host:5432/db (env: ALFRED_DATABASE_URL).")
     public var databaseURL: String?
 
+    @Option(name: .customLong("database-password-file"),
+            help: "File holding the database password, which then stays out of the URL (env: ALFRED_DATABASE_PASSWORD_FILE; a docker-compose secret or systemd credential).")
+    public var databasePasswordFile: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error (env: ALFRED_LOG_LEVEL).")
     public var logLevel: String?
 
     public func database() throws -> DatabaseURL {
-        guard let string = databaseURL ?? ProcessInfo.processInfo.environment["ALFRED_DATABASE_URL"] else {
+        let environment = ProcessInfo.processInfo.environment
+        guard let string = databaseURL ?? environment["ALFRED_DATABASE_URL"] else {
             throw ValidationError("no database: pass --database-url or set ALFRED_DATABASE_URL "
                 + "(or run `alfred-dev` for a private one)")
         }
         do {
-            return try DatabaseURL(string)
+            var url = try DatabaseURL(string)
+            if let file = databasePasswordFile ?? environment["ALFRED_DATABASE_PASSWORD_FILE"] {
+                guard url.password == nil else {
+                    throw ValidationError("the database URL holds a password and a password file is given: keep the password in the file only")
+                }
+                url.password = Redacted(try PrivateFile.secretLine(URL(fileURLWithPath: file)))
+            }
+            return url
+        } catch let error as ValidationError {
+            throw error
         } catch {
             throw ValidationError("\(error)")
         }

@@ -67,7 +67,11 @@ struct BrokerCommand: AsyncParsableCommand {
             return value
         }
         let attestor = AttestorClient(socketPath: try setting(attestorSocket, "ALFRED_ATTESTOR_SOCKET"))
-        let secret = try setting(nil, "GOOGLE_CLIENT_SECRET")
+        // The client secret from a file (GOOGLE_CLIENT_SECRET_FILE: a docker-compose secret or systemd
+        // credential), else from the environment.
+        let secret = try env["GOOGLE_CLIENT_SECRET_FILE"].map { file in
+            do { return try PrivateFile.secretLine(URL(fileURLWithPath: file)) } catch { throw ValidationError("GOOGLE_CLIENT_SECRET_FILE: \(error)") }
+        } ?? setting(nil, "GOOGLE_CLIENT_SECRET")
         var oauth = GoogleOAuthClient.Configuration(
             tokenURL: try setting(googleTokenURL, "GOOGLE_TOKEN_URL", "https://oauth2.googleapis.com/token"),
             revokeURL: try setting(googleRevokeURL, "GOOGLE_REVOKE_URL", "https://oauth2.googleapis.com/revoke"),

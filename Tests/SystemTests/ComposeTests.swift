@@ -13,11 +13,11 @@ import Testing
         let valid = try await AlfredTestCluster.run(path, ["-f", DeploymentTests.compose, "config", "-q"], environment: environment,
                                                 directory: Repository.root)
         #expect(valid.code == 0, "\(valid.output)")
-        environment["GOOGLE_CLIENT_SECRET"] = nil
+        environment["ALFRED_SECRETS_DIR"] = nil
         let refused = try await AlfredTestCluster.run(path, ["-f", DeploymentTests.compose, "config", "-q"], environment: environment,
                                                   directory: Repository.root)
         #expect(refused.code != 0)
-        #expect(refused.output.contains("GOOGLE_CLIENT_SECRET"), "\(refused.output)")
+        #expect(refused.output.contains("ALFRED_SECRETS_DIR"), "\(refused.output)")
     }
 
 }

@@ -1,5 +1,6 @@
 import AlfredTestCluster
 import Foundation
+import Store
 import Testing
 import Yams
 
@@ -81,6 +82,55 @@ import Yams
     }
 
     /// The image defines the same ids the compose file uses.
+    /// Passwords reach a container only as secret files, each only where its role needs it: no
+    /// database URL holds one, no environment value is one, and no command line carries one.
+    @Test func composePassesPasswordsOnlyAsSecretFilesToTheRolesThatUseThem() async throws {
+        let services = try await Self.composeConfig()
+        let expected: [String: Set<String>] = [
+            "postgres": ["alfred_owner_password"],
+            "migrate": ["alfred_owner_password", "alfred_worker_password", "alfred_broker_password", "alfred_api_password"],
+            "worker-1": ["alfred_worker_password"], "worker-2": ["alfred_worker_password"],
+            "broker": ["apns_key", "alfred_broker_password", "google_client_secret"],
+            "api": ["alfred_api_password"],
+        ]
+        for (name, service) in services {
+            let secrets = Set((service["secrets"] as? [Any] ?? []).compactMap { entry -> String? in
+                (entry as? String) ?? (entry as? [String: Any])?["source"] as? String
+            })
+            #expect(secrets == expected[name] ?? [], "\(name) mounts the secrets \(secrets.sorted())")
+            let environment = service["environment"] as? [String: Any] ?? [:]
+            for (key, value) in environment {
+                let text = "\(value)"
+                #expect(!(key.hasSuffix("PASSWORD") || key.hasSuffix("SECRET")), "\(name): \(key) is a secret in the environment")
+                if key == "ALFRED_DATABASE_URL" {
+                    let url = try #require(URLComponents(string: text))
+                    #expect(url.password == nil, "\(name): the database URL holds a password")
+                    #expect(environment["ALFRED_DATABASE_PASSWORD_FILE"].map { "\($0)".hasPrefix("/run/secrets/") } == true,
+                            "\(name) connects without a password file")
+                }
+            }
+            let command = (service["command"] as? [Any] ?? []).map { "\($0)" }.joined(separator: " ")
+            #expect(!command.localizedCaseInsensitiveContains("PASSWORD '"), "\(name) passes a password on its command line")
+        }
+    }
+
+    /// The systemd units hand passwords over as credentials (files only that unit can read), never
+    /// in an environment file: each service reads its database password from one.
+    @Test func systemdUnitsPassPasswordsAsCredentials() throws {
+        for (unit, role) in [("alfred-worker@.service", "alfred_worker"), ("alfred-api.service", "alfred_api"), ("alfred-broker.service", "alfred_broker")] {
+            let text = try OpsFiles.text("ops/systemd/\(unit)")
+            #expect(text.contains("LoadCredential=db-password:/etc/alfred/db/\(role)_password"), "\(unit)")
+            #expect(text.contains("Environment=ALFRED_DATABASE_PASSWORD_FILE=%d/db-password"), "\(unit)")
+        }
+        let broker = try OpsFiles.text("ops/systemd/alfred-broker.service")
+        #expect(broker.contains("Environment=GOOGLE_CLIENT_SECRET_FILE=%d/google-client-secret"))
+        let migrate = try OpsFiles.text("ops/systemd/alfred-migrate.service")
+        #expect(migrate.contains("--role-passwords ${CREDENTIALS_DIRECTORY}") && migrate.contains("ALFRED_DATABASE_PASSWORD_FILE=%d/alfred_owner_password"))
+        for role in RolePasswords.roles {
+            #expect(migrate.contains("LoadCredential=\(role)_password:/etc/alfred/db/\(role)_password"), "migrate lacks \(role)")
+        }
+    }
+
     @Test func theImageDefinesTheUsersAndGroupsComposeNames() throws {
         let dockerfile = try OpsFiles.text("ops/Dockerfile")
         for (name, uid) in [("alfred-worker", Self.worker), ("alfred-attestor", Self.attestor), ("alfred-broker", Self.broker),

@@ -1,5 +1,6 @@
 import AlfredTestCluster
 import Foundation
+import Store
 import Testing
 
 /// docker-compose.yml, the systemd units and the scrape config agree with each other and with the
@@ -35,22 +36,23 @@ import Testing
         #expect(!builds.isEmpty && !builds.contains { $0.contains("alfred-dev") || $0.contains("alfred-bench") }, "\(builds)")
     }
 
-    /// Every login role a migration creates gets its password in the `db-roles` step: a service
-    /// connecting as a role without one fails at start.
-    @Test func dbRolesSetsEveryRolesPassword() throws {
+    /// Every login role a migration creates gets its password from a secret file when compose's
+    /// `migrate` runs (`--role-passwords`): a service connecting as a role without one fails at start.
+    @Test func migrateSetsEveryRolesPasswordFromASecretFile() throws {
         let migrations = try OpsFiles.files(in: "migrations", suffix: ".sql").map { try OpsFiles.text($0) }.joined(separator: "\n")
         let roles = Set(migrations.matches(of: #/CREATE ROLE (\w+) LOGIN/#).map { String($0.output.1) })
         #expect(roles.contains("alfred_api"), "\(roles)")
+        #expect(roles == Set(RolePasswords.roles), "alfred migrate --role-passwords sets \(RolePasswords.roles), the migrations create \(roles.sorted())")
         let compose = try OpsFiles.text(Self.compose)
+        #expect(compose.contains(#"command: ["migrate", "--role-passwords", "/run/secrets"]"#))
         for role in roles {
-            #expect(compose.contains("ALTER ROLE \(role) PASSWORD"), "db-roles in docker-compose.yml does not set \(role)'s password")
-            #expect(compose.contains("postgres://\(role):"), "no service in docker-compose.yml connects as \(role)")
+            #expect(compose.contains("\(role)_password:\n    file: ${ALFRED_SECRETS_DIR:?"), "no secret file for \(role)")
+            #expect(compose.contains("postgres://\(role)@"), "no service in docker-compose.yml connects as \(role)")
         }
     }
 
-    static let secrets = ["ALFRED_OWNER_DB_PASSWORD", "ALFRED_WORKER_DB_PASSWORD", "ALFRED_BROKER_DB_PASSWORD",
-                          "ALFRED_API_DB_PASSWORD", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET", "GOOGLE_REDIRECT_URI", "APNS_KEY_ID",
-                          "APNS_TEAM_ID"]
+    /// What compose must be given: the folder of secret files, and identifiers that are not secret.
+    static let secrets = ["ALFRED_SECRETS_DIR", "GOOGLE_CLIENT_ID", "GOOGLE_REDIRECT_URI", "APNS_KEY_ID", "APNS_TEAM_ID"]
 
     /// No secret has a default: every use is `${NAME:?…}`, so compose refuses to start without it.
     @Test func composeHasNoPlaceholderSecrets() throws {
