@@ -155,7 +155,7 @@ public struct AttestorServer: Service {
             log.debug("evidence issued", metadata: ["alfred.attestor.pcr0_prefix": "\(AttestationVerifier.hex(measurement).prefix(16))"])
             send(AttestorResponse(document: Data(document).base64EncodedString()), on: connection)
         } catch let error as AttestorError {
-            log.warning("no evidence", metadata: ["alfred.attestor.reason": "\(error.code.rawValue)"])
+            log.warning("no evidence", metadata: ["alfred.attestor.reason": "\(error.code.rawValue)", "alfred.attestor.why": "\(error.message)"])
             send(AttestorResponse(error: error), on: connection)
         } catch {
             // Closed, silent past the deadline, or stopping: nothing to answer.

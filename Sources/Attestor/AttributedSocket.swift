@@ -37,7 +37,9 @@ final class AttributedListener: Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard bound == 0, listen(descriptor, backlog) == 0 else {
+        // On the listening socket, so every accepted one has it from its first byte: set on the
+        // accepted socket only, bytes written between accept and that call would come unattributed.
+        guard bound == 0, alfred_attribute_writes(descriptor) == 0, listen(descriptor, backlog) == 0 else {
             let error = Self.lastError
             close(descriptor)
             throw Failure(description: "cannot listen on \(path): \(error)")
@@ -119,7 +121,6 @@ final class AttributedConnection: Sendable {
         self.descriptor = descriptor
         self.stop = stop
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        _ = alfred_attribute_writes(descriptor)
     }
 
     /// Who connected, as the kernel recorded it at `connect` (SO_PEERCRED).

@@ -102,11 +102,14 @@ import Glibc
             // connect: the exec is seen, or (if the pin came after it) the proof's writer is.
             let output = try await Self.python("""
                 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                ready_r, ready_w = os.pipe()
                 pid = os.fork()
                 if pid == 0:
                     s.connect(PATH)
                     s.sendall(REQUEST)
+                    os.write(ready_w, b'c')
                     os.execv('/bin/sleep', ['sleep', '20'])
+                os.read(ready_r, 1)   # connected and asked (the socket is shared: reading before that fails)
                 reply = answer(s)
                 if '"challenge"' in reply:
                     prove(s, reply)
