@@ -252,6 +252,9 @@ enum JobSQL {
         "SELECT pg_try_advisory_lock(\(presenceLockSpace), \(key))"
     }
 
+    /// How many worker processes hold their presence now (one lock each).
+    static let presenceHeld: PostgresQuery = "SELECT cardinality(\(unescaped: heldPresenceKeys))::int"
+
     /// Asks the presence connection whether it still answers.
     static let presencePing: PostgresQuery = "SELECT 1"
 

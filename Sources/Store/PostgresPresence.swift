@@ -53,6 +53,12 @@ public final class PostgresPresence: WorkerPresence, Service {
 
     public var current: PresenceSession? { session.withLock { $0 } }
 
+    /// How many worker processes hold their presence in the database now: the database's own view of
+    /// the live workers (a process that died has none).
+    public static func held(client: PostgresClient, logger: Logger) async throws -> Int {
+        try await client.query(JobSQL.presenceHeld, logger: logger).collect().first?.decode(Int.self) ?? 0
+    }
+
     public func run() async throws {
         var backoff = Duration.milliseconds(100)
         var connectionID = 0

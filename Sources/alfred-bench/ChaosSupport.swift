@@ -6,6 +6,7 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
+import StandIns
 import Store
 import Synchronization
 #if canImport(Glibc)
@@ -110,7 +111,14 @@ struct FaultSchedule: Sendable {
     }
 }
 
-/// When each fault happened.
+/// Whether a fault really happened, seen from outside the harness: process ids, Postgres's start
+/// time, a socket answering again, the database's view of the live workers, a stand-in's answer.
+struct Confirmation: Sendable {
+    let confirmed: Bool
+    let evidence: String
+}
+
+/// When each fault happened, and the outside evidence that it did.
 final class FaultLog: Sendable {
     struct Entry: Sendable {
         let at: Date
@@ -120,13 +128,15 @@ final class FaultLog: Sendable {
         let name: String
         /// An error burst at a stand-in (not a process fault: no recovery to measure).
         let burst: Bool
+        let confirmation: Confirmation
     }
 
     private let entries = Mutex<[Entry]>([])
 
-    func record(_ name: String, burst: Bool = false, startedAt: Date? = nil) {
-        print("\(Date().formatted(.iso8601.time(includingFractionalSeconds: false))) fault: \(name)")
-        entries.withLock { $0.append(Entry(at: startedAt ?? Date(), over: Date(), name: name, burst: burst)) }
+    func record(_ name: String, burst: Bool = false, startedAt: Date? = nil, _ confirmation: Confirmation) {
+        let mark = confirmation.confirmed ? "" : " (NOT CONFIRMED: \(confirmation.evidence))"
+        print("\(Date().formatted(.iso8601.time(includingFractionalSeconds: false))) fault: \(name)\(mark)")
+        entries.withLock { $0.append(Entry(at: startedAt ?? Date(), over: Date(), name: name, burst: burst, confirmation: confirmation)) }
     }
 
     var all: [Entry] { entries.withLock { $0 } }
@@ -152,15 +162,62 @@ final class Fleet: Sendable {
 
     func output(_ name: String) -> String { members.withLock { $0[name]?.process.output } ?? "" }
 
-    /// SIGKILL, then the same command again after `restartAfter` seconds.
-    func kill(_ name: String, restartAfter seconds: Double) async throws {
-        guard let member = members.withLock({ $0[name] }) else { return }
-        note(name, Self.peakRSS(member.process.pid))
+    /// SIGKILL, then the same command again after `restartAfter` seconds. Confirmed when the killed
+    /// pid is gone, the new process has another pid, and it is back: `back` (its socket answers, or
+    /// the database sees its presence) holds within a minute.
+    func kill(_ name: String, restartAfter seconds: Double,
+              back: @Sendable () async -> Bool) async throws -> Confirmation {
+        guard let member = members.withLock({ $0[name] }) else { return Confirmation(confirmed: false, evidence: "no process \(name)") }
+        let old = member.process.pid
+        note(name, Self.peakRSS(old))
         member.process.signal(SIGKILL)
-        _ = await member.process.waitForExit(timeout: .seconds(30))
+        let status = await member.process.waitForExit(timeout: .seconds(30))
+        let gone = Glibc.kill(old, 0) == -1 && errno == ESRCH
         try await Task.sleep(for: .seconds(seconds))
         let fresh = try ChildProcess(member.executable, member.arguments, environment: member.environment)
         members.withLock { $0[name]?.process = fresh; $0[name]?.restarts += 1 }
+        let answered = await Self.within(.seconds(60), back)
+        return Confirmation(confirmed: gone && fresh.pid != old && answered,
+                            evidence: "pid \(old) \(gone ? "gone" : "still there") (exit \(status.map(String.init) ?? "none")), now pid \(fresh.pid), \(answered ? "back" : "not back within 60 s")")
+    }
+
+    /// The evidence of a fault the harness did not cause: what `kill`'s check says of a process left
+    /// alone (its pid is the same), for the run to show that an unconfirmed fault is caught.
+    func confirmUntouched(_ name: String) -> Confirmation {
+        let pid = members.withLock { $0[name]?.process.pid } ?? 0
+        let gone = Glibc.kill(pid, 0) == -1 && errno == ESRCH
+        return Confirmation(confirmed: gone, evidence: "pid \(pid) \(gone ? "gone" : "still running: no kill happened")")
+    }
+
+    /// Polls `condition` every 100 ms until it holds or `limit` passes.
+    static func within(_ limit: Duration, _ condition: @Sendable () async -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
+    /// Whether a Unix socket accepts a connection now (a stale file from a killed server refuses it).
+    static func answers(_ path: String) -> Bool {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in raw.copyBytes(from: Array(path.utf8.prefix(raw.count - 1))) }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        } == 0
+    }
+
+    /// SIGTERM to `names` and wait for each to exit (the workers, before the audit counts anything).
+    func stop(_ names: [String]) async {
+        for name in names {
+            guard let process = members.withLock({ $0[name]?.process }) else { continue }
+            _ = await process.terminate(with: SIGTERM, grace: .seconds(60))
+        }
     }
 
     /// Samples every process's peak resident set every 2 s until `end`.
@@ -185,23 +242,38 @@ final class Fleet: Sendable {
     static func peakRSS(_ pid: pid_t) -> Int { Int(AlfredBench.peakRSSMegabytes(pid)) }
 }
 
-/// What a user would have seen, from the ledger, the queue and the APNs stand-in.
+/// What a user would have seen, from the ledger, the queue and the APNs stand-in, read after the
+/// workers stopped.
 enum ChaosReport {
-    static func measure(plan: LoadPlan, ids: [UUID], runStart: Date, runSeconds: Double, revoked: Set<Int>, unregistered: Set<Int>,
-                        faults: [FaultLog.Entry], mailSent: Int, owner: DatabaseURL, apnsRoot: String, http: HTTPClient, fleet: Fleet,
-                        logger: Logger) async throws -> Data {
+    /// Per user index, the reminder rows of the ledger.
+    static func reminderRows(_ client: PostgresClient, ids: [UUID],
+                             logger: Logger) async throws -> [Int: [(state: String, lateness: Double?, scheduled: Date)]] {
         let index = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($0.element, $0.offset) })
+        var byUser: [Int: [(state: String, lateness: Double?, scheduled: Date)]] = [:]
+        for try await (user, state, lateness, scheduled) in try await client.query("""
+            SELECT user_id, state, extract(epoch FROM first_accepted_at - scheduled_at)::float8, scheduled_at
+            FROM notifications WHERE kind = 'meeting.reminder'
+            """, logger: logger).decode((UUID, String, Double?, Date).self) {
+            guard let user = index[user] else { continue }
+            byUser[user, default: []].append((state, lateness, scheduled))
+        }
+        return byUser
+    }
+
+    /// Meetings the Google stand-in was told about that have no ledger row (users left out).
+    static func missingFromLedger(_ client: PostgresClient, plan: LoadPlan, ids: [UUID], excluded: Set<Int>, logger: Logger) async throws -> Int {
+        let byUser = try await reminderRows(client, ids: ids, logger: logger)
+        return (0..<plan.users).filter { !excluded.contains($0) }.reduce(0) { $0 + max(0, plan.meetingStarts[$1].count - (byUser[$1]?.count ?? 0)) }
+    }
+
+    static func measure(plan: LoadPlan, ids: [UUID], tokens: [String], runStart: Date, runSeconds: Double, setupOverrun: Double,
+                        revoked: Set<Int>, unregistered: Set<Int>, faults: [FaultLog.Entry], mailSent: Int, client: PostgresClient,
+                        apnsRoot: String, http: HTTPClient, fleet: Fleet,
+                        logger: Logger) async throws -> (report: [String: Any], device: DeviceAudit, shown: [APNsDelivery], ledger: [DeviceAudit.LedgerRow], missing: Int) {
         let runEnd = runStart.addingTimeInterval(runSeconds)
-        return try await TestDatabase.withClient(owner) { client in
+        do {
             // Reminders: one ledger row per meeting, by user and scheduled time.
-            var byUser: [Int: [(state: String, lateness: Double?, scheduled: Date)]] = [:]
-            for try await (user, state, lateness, scheduled) in try await client.query("""
-                SELECT user_id, state, extract(epoch FROM first_accepted_at - scheduled_at)::float8, scheduled_at
-                FROM notifications WHERE kind = 'meeting.reminder'
-                """, logger: logger).decode((UUID, String, Double?, Date).self) {
-                guard let user = index[user] else { continue }
-                byUser[user, default: []].append((state, lateness, scheduled))
-            }
+            let byUser = try await reminderRows(client, ids: ids, logger: logger)
             let excluded = revoked.union(unregistered)
             var due = 0, onTime = 0, late = 0, missing = 0, doubled = 0
             var failed: [String: Int] = [:], lateness: [(Double, Date)] = []
@@ -252,6 +324,7 @@ enum ChaosReport {
                 let dueNext = lateness.filter { $0.1 >= fault.at && $0.1 < fault.at.addingTimeInterval(60) }
                 if !dueNext.isEmpty { worstRecovery = max(worstRecovery, completion ?? .infinity) }
                 recovery.append(["fault": fault.name, "at_s": round(fault.at.timeIntervalSince(runStart)),
+                                 "confirmed": fault.confirmation.confirmed, "evidence": fault.confirmation.evidence,
                                  "first_claim_after_s": claim.map(round3) ?? -1, "first_completion_after_s": completion.map(round3) ?? -1,
                                  "reminders_due_in_next_60_s": dueNext.count,
                                  "their_max_lateness_s": dueNext.map(\.0).max().map(round3) ?? -1])
@@ -272,7 +345,9 @@ enum ChaosReport {
                 copies[key, default: 0] += 1
             }
             let acceptedMoreThanOnce = copies.values.filter { $0 > 1 }.count
-            let shown = try await fetch(apnsRoot + "/_fake/shown", http: http).count
+            let deviceOf = Dictionary(uniqueKeysWithValues: zip(ids, tokens).filter { !$0.1.isEmpty })
+            let (device, shownList, ledger) = try await DeviceAudit.read(client: client, apnsRoot: apnsRoot, http: http, deviceOf: deviceOf, logger: logger)
+            let shown = shownList.count
 
             let windows = faults.filter { !$0.burst }.map { ($0.at, $0.at.addingTimeInterval(60)) }
             let sorted = lateness.map(\.0).sorted()
@@ -291,14 +366,16 @@ enum ChaosReport {
                 "briefs": ["due": plan.briefs.count - excluded.count, "delivered": briefsDelivered],
                 "urgent_mail": ["messages_sent": mailSent, "alerts_delivered": urgentDelivered],
                 "apns": ["accepted": deliveries.count, "shown_on_devices": shown,
-                         "notifications_accepted_more_than_once_same_collapse_id": acceptedMoreThanOnce],
+                         "notifications_accepted_more_than_once_same_collapse_id": acceptedMoreThanOnce].merging(device.json) { $1 },
+                "faults_unconfirmed": faults.filter { !$0.confirmation.confirmed }.map { "\($0.name): \($0.confirmation.evidence)" },
+                "setup_overrun_s": round3(setupOverrun),
                 "jobs_lost": lost, "jobs_stuck_running": stuck, "jobs_running_when_counted": runningAtCount, "jobs_by_kind_and_state": finished,
                 "recovery_after_fault": recovery,
                 "max_recovery_s_where_reminders_were_due": round3(worstRecovery),
                 "error_bursts_injected": faults.filter(\.burst).count,
                 "peak_rss_mb": fleet.peakRSS, "restarts": fleet.restarts,
             ]
-            return try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted])
+            return (report, device, shownList, ledger, missing)
         }
     }
 
