@@ -1,4 +1,5 @@
 import Attestation
+import Dispatch
 import Foundation
 import Synchronization
 import LocalIPC
@@ -58,6 +59,11 @@ public struct AttestorServer: Service {
     private let logger: Logger
     private let onListening: @Sendable () async -> Void
     private let inFlight = ConnectionCount()
+    /// Measuring and signing (a fresh leaf certificate and a P-384 signature per document) run at most
+    /// one per core at once. Connections each have a thread, and a broker that restarts asks for
+    /// evidence for every refresh at once: unbounded, those threads took the cores from the workers
+    /// (reminders up to 23 s late in the 10,000-user chaos run).
+    private let signing = DispatchSemaphore(value: max(1, ProcessInfo.processInfo.activeProcessorCount))
 
     public init(configuration: Configuration, authority: LocalAttestation.Authority, measurer: ProcessMeasurer = ProcessMeasurer(),
                 logger: Logger, onListening: @escaping @Sendable () async -> Void = {}) {
@@ -142,6 +148,8 @@ public struct AttestorServer: Service {
                 throw AttestorError(.denied, "the proof does not answer this connection's challenge for the requested key")
             }
             // Measuring reads and hashes the caller's whole executable: this connection's own thread.
+            signing.wait()
+            defer { signing.signal() }
             try measurer.check(pid: peer.pid, against: try pin.get())
             let measurement = try measurer.measure(pid: peer.pid, uid: peer.uid)
             let document: [UInt8]

@@ -304,12 +304,12 @@ struct ChaosBench: AsyncParsableCommand {
                 let confirmation = try await fleet.kill("worker-\(index)", restartAfter: downSeconds) {
                     (try? await TestDatabase.withClient(owner) { try await PostgresPresence.held(client: $0, logger: TestDatabase.quietLogger) }) == 2
                 }
-                faults.record("SIGKILL worker-\(index)", startedAt: started, confirmation)
+                faults.record("SIGKILL worker-\(index)", startedAt: started, over: started, confirmation)
             case .kill(let name):
                 // Back when its socket accepts a connection again (the key service: it answers again).
                 let started = Date(), socket = path(name == "keys" ? "keys.sock" : "\(name).sock")
                 let confirmation = try await fleet.kill(name, restartAfter: 2) { Fleet.answers(socket) }
-                faults.record("SIGKILL \(name)", startedAt: started, confirmation)
+                faults.record("SIGKILL \(name)", startedAt: started, over: started, confirmation)
             case .restartPostgres(let immediate):
                 let started = Date()
                 let before = try? await Self.postmasterStart(owner)

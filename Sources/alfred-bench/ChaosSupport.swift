@@ -133,10 +133,14 @@ final class FaultLog: Sendable {
 
     private let entries = Mutex<[Entry]>([])
 
-    func record(_ name: String, burst: Bool = false, startedAt: Date? = nil, _ confirmation: Confirmation) {
+    /// `over`: when the fault ended (default now); a kill passes its own moment, since the other
+    /// worker goes on at once, whatever the confirmation waited for afterwards.
+    func record(_ name: String, burst: Bool = false, startedAt: Date? = nil, over: Date? = nil, _ confirmation: Confirmation) {
         let mark = confirmation.confirmed ? "" : " (NOT CONFIRMED: \(confirmation.evidence))"
         print("\(Date().formatted(.iso8601.time(includingFractionalSeconds: false))) fault: \(name)\(mark)")
-        entries.withLock { $0.append(Entry(at: startedAt ?? Date(), over: Date(), name: name, burst: burst, confirmation: confirmation)) }
+        entries.withLock {
+            $0.append(Entry(at: startedAt ?? Date(), over: over ?? Date(), name: name, burst: burst, confirmation: confirmation))
+        }
     }
 
     var all: [Entry] { entries.withLock { $0 } }

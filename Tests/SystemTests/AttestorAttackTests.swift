@@ -57,6 +57,12 @@ import Glibc
         def exe(pid):
             try: return os.readlink('/proc/%d/exe' % pid)
             except OSError: return ''
+        def answer_and_prove(s):   # as the process holding s: print the reply, and answer a challenge
+            reply = answer(s)
+            print('first', reply, flush=True)
+            if '"challenge"' in reply:
+                prove(s, reply)
+                print('then', answer(s), flush=True)
         def wait_until(condition):
             for _ in range(20000):
                 if condition(): return
@@ -93,6 +99,23 @@ import Glibc
         let result = try await run("/usr/bin/python3", ["-c", prelude + script, socket], environment: environment)
         #expect(result.code == 0, "\(result.output)")
         return result.output
+    }
+
+    /// Runs `setUp` (Python that leaves the caller's socket in `s` and the measured process in `pid`)
+    /// while the attestor is stopped, lets the attestor go on once it is done, and returns the output
+    /// of this process then reading the reply and answering any challenge itself (`answer_and_prove`).
+    static func whileHeldStill(_ attestor: ChildProcess, _ socket: String, _ setUp: String) async throws -> String {
+        attestor.signal(SIGSTOP)
+        let script = try ChildProcess("/usr/bin/python3", ["-c", prelude + setUp + """
+            print('set up', flush=True)
+            answer_and_prove(s)
+            os.kill(pid, 9)   # the program standing in for the broker (each set-up names it pid)
+            """, socket])
+        defer { script.signal(SIGKILL) }
+        #expect(try await eventually { script.output.contains("set up") }, "\(script.output)")
+        attestor.signal(SIGCONT)
+        #expect(await script.exitCode() == 0, "\(script.output)")
+        return script.output
     }
 
     @Test func aCallerThatExecsAnotherProgramAfterConnectingGetsNoEvidence() async throws {
@@ -150,8 +173,7 @@ import Glibc
     /// that shares the socket does, and is named.
     @Test func aCallerThatWroteItsRequestAndExecedBeforeTheAttestorLookedCannotProveIt() async throws {
         try await Self.withAttestor { socket, attestor in
-            attestor.signal(SIGSTOP)
-            let script = try ChildProcess("/usr/bin/python3", ["-c", Self.prelude + """
+            let output = try await Self.whileHeldStill(attestor, socket, """
                 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                 pid = os.fork()
                 if pid == 0:
@@ -159,19 +181,7 @@ import Glibc
                     s.sendall(REQUEST)
                     os.execv('/bin/sleep', ['sleep', '60'])
                 wait_until(lambda: exe(pid) == '/usr/bin/sleep' or exe(pid) == '/bin/sleep')
-                print('exec done', flush=True)
-                reply = answer(s)
-                print('first', reply, flush=True)
-                if '"challenge"' in reply:
-                    prove(s, reply)
-                    print('then', answer(s), flush=True)
-                os.kill(pid, 9)
-                """, socket])
-            defer { script.signal(SIGKILL) }
-            #expect(try await eventually { script.output.contains("exec done") }, "\(script.output)")
-            attestor.signal(SIGCONT)
-            #expect(await script.exitCode() == 0, "\(script.output)")
-            let output = script.output
+                """)
             #expect(output.contains("first {\"challenge\""), "the request came from the connected process itself: \(output)")
             #expect(output.contains("denied") && output.contains("proof was written by process") && output.contains("shared socket"), "\(output)")
             #expect(!output.contains("document"))
@@ -183,8 +193,7 @@ import Glibc
     /// pid). The pin sees the new process; the proof comes from the process holding the socket.
     @Test func aProcessThatTookTheCallersPidIsNotTheCaller() async throws {
         try await Self.withAttestor { socket, attestor in
-            attestor.signal(SIGSTOP)
-            let script = try ChildProcess("/usr/bin/python3", ["-c", Self.prelude + """
+            let output = try await Self.whileHeldStill(attestor, socket, """
                 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                 pid = os.fork()
                 if pid == 0:
@@ -203,19 +212,7 @@ import Glibc
                     os.kill(other, 9); os.waitpid(other, 0)
                 assert other == pid, 'the pid was not reused'
                 wait_until(lambda: exe(pid) == '/usr/bin/sleep' or exe(pid) == '/bin/sleep')
-                print('reused', pid, flush=True)
-                reply = answer(s)
-                print('first', reply, flush=True)
-                if '"challenge"' in reply:
-                    prove(s, reply)
-                    print('then', answer(s), flush=True)
-                os.kill(other, 9)
-                """, socket])
-            defer { script.signal(SIGKILL) }
-            #expect(try await eventually { script.output.contains("reused") }, "\(script.output)")
-            attestor.signal(SIGCONT)
-            #expect(await script.exitCode() == 0, "\(script.output)")
-            let output = script.output
+                """)
             #expect(output.contains("denied") && output.contains("shared socket"), "\(output)")
             #expect(!output.contains("document"))
         }
