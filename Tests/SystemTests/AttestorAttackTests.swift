@@ -106,7 +106,7 @@ import Glibc
     /// of this process then reading the reply and answering any challenge itself (`answer_and_prove`).
     static func whileHeldStill(_ attestor: ChildProcess, _ socket: String, _ setUp: String) async throws -> String {
         attestor.signal(SIGSTOP)
-        let script = try ChildProcess("/usr/bin/python3", ["-c", prelude + setUp + """
+        let script = try ChildProcess("/usr/bin/python3", ["-c", prelude + setUp + "\n" + """
             print('set up', flush=True)
             answer_and_prove(s)
             os.kill(pid, 9)   # the program standing in for the broker (each set-up names it pid)
