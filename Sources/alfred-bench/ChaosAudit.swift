@@ -109,8 +109,19 @@ enum PlantedFaults {
         let broker = BrokerClient(configuration: BrokerClient.Configuration(socketPath: brokerSocket))
         defer { Task { await broker.close() } }
         let sender = try APNsClient(configuration: apns, tokens: BrokerProviderTokenSource(client: broker), logger: logger)
-        let response = try await sender.send(APNsRequest(deviceToken: original.deviceToken, environment: .sandbox, pushType: .alert, priority: 10,
-                                                         expiration: nil, collapseID: "planted-duplicate", apnsID: UUID(), payload: Array(original.payload)))
+        // The run's last error burst may still be pending at the stand-in (a reset, a 503): cleared
+        // first, and the copy sent until the stand-in accepts it.
+        var clear = HTTPClientRequest(url: apnsRoot + "/_fake/faults")
+        clear.method = .DELETE
+        _ = try await http.execute(clear, timeout: .seconds(30)).body.collect(upTo: 1 << 16)
+        var response = APNsResponse.rejected(status: 0, reason: APNsReason(rawValue: "not sent"), timestamp: nil, retryAfter: nil)
+        for _ in 0..<5 {
+            guard let answer = try? await sender.send(APNsRequest(
+                deviceToken: original.deviceToken, environment: .sandbox, pushType: .alert, priority: 10, expiration: nil,
+                collapseID: "planted-duplicate", apnsID: UUID(), payload: Array(original.payload))) else { continue }
+            response = answer
+            if case .accepted = answer { break }
+        }
         await sender.shutdown()
         print("planted: a second copy of one shown notification (APNs: \(response))")
         // A lost ledger row: a delivered reminder of another device.
