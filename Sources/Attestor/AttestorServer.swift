@@ -109,6 +109,7 @@ public struct AttestorServer: Service {
                 return AttestorError(.denied, "OS user \(peer.uid) may not get attestation evidence")
             } ?? AttestorError(.denied, "the caller's identity could not be read")
             send(AttestorResponse(error: error), on: connection)
+            connection.finish()
             return
         }
         // Over the cap: closed at once, before anything is read or measured.

@@ -194,6 +194,22 @@ final class AttributedConnection: Sendable {
         }
     }
 
+    /// Ends the conversation after the last answer: says end-of-stream, then reads and drops what the
+    /// peer still sends until it closes or `limit` passes, then closes. Closing with unread bytes (a
+    /// refused caller's request, which is never read) would reset the connection, and the peer could
+    /// lose the answer already written to it.
+    func finish(within limit: Duration = .milliseconds(500)) {
+        _ = shutdown(descriptor, Int32(SHUT_WR))
+        let deadline = ContinuousClock.now.advanced(by: limit)
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        while wait(for: Int16(POLLIN), until: deadline) == nil {
+            let got = scratch.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if got < 0, errno == EAGAIN || errno == EINTR { continue }
+            if got <= 0 { break }
+        }
+        close()
+    }
+
     /// Closes once; later calls do nothing.
     func close() {
         let first = closed.withLock { closed in
