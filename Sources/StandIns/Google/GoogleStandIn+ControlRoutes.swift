@@ -8,6 +8,10 @@ import Hummingbird
 /// |---|---|---|
 /// | `GET /_fake/requests` | | `[RecordedRequest]` |
 /// | `DELETE /_fake/requests` | | 204 |
+/// | `GET /_fake/requests/counts` | | `{"gmail.history": n, ...}`: every request since the start, by API method |
+/// | `PUT /_fake/pubsub/subscription` | `{"endpoint": url, "audience"?: ..., "serviceAccount"?: ...}` | 204; Gmail push on |
+/// | `DELETE /_fake/pubsub/subscription` | | 204; Gmail push off |
+/// | `GET /_fake/pubsub/pushes` | | `[{"email", "history_id", "status"}]` (status 0: no answer) |
 /// | `POST /_fake/faults` | `{"match": {method?, path?, pathRegex?, bodyContains?, headers?}, "fault"?: "invalid_grant"\|"invalid_client"\|"rate_limited"\|"internal_failure"\|"unavailable", "retryAfterSeconds"?: n, "respond"?: {status, headers?, body?}, "times"?: n, "delayMs"?: n}` | 201 `{"id": ...}` |
 /// | `GET /_fake/faults` | | `[{id, name, match, response?, delayMs, remaining?}]` |
 /// | `DELETE /_fake/faults[/<id>]` | | 204 |
@@ -48,6 +52,7 @@ extension GoogleStandIn {
     }
 
     private struct ClockAdvance: Decodable { var advanceSeconds: Double }
+    private struct PushSubscriptionRequest: Decodable { var endpoint: String; var audience: String?; var serviceAccount: String? }
     private struct ServerRevocation: Decodable {
         var refreshToken: String?
         var subject: String?
@@ -90,6 +95,26 @@ extension GoogleStandIn {
     func addControlRoutes(to router: Router<BasicRequestContext>) {
         let prefix = "/_fake"
         router.get("\(prefix)/requests") { _, _ in try Self.controlJSON(self.recorder.all) }
+        router.get("\(prefix)/requests/counts") { _, _ in try Self.controlJSON(self.recorder.counts) }
+        // Gmail push as a Pub/Sub push subscription with authentication: from now on, changes to
+        // watched mailboxes are POSTed to `endpoint` with a signed OIDC token.
+        router.put("\(prefix)/pubsub/subscription") { request, _ in
+            let body = try await Self.decode(PushSubscriptionRequest.self, from: request)
+            guard let url = URL(string: body.endpoint), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw ControlFailure(message: "endpoint must be an http(s) URL, got '\(body.endpoint.prefix(200))'")
+            }
+            var subscription = PushSubscription(endpoint: body.endpoint, audience: body.audience)
+            if let account = body.serviceAccount { subscription.serviceAccount = account }
+            self.pushGmailChanges(to: subscription)
+            return Response(status: .noContent)
+        }
+        router.delete("\(prefix)/pubsub/subscription") { _, _ in
+            self.pushGmailChanges(to: nil)
+            return Response(status: .noContent)
+        }
+        router.get("\(prefix)/pubsub/pushes") { _, _ in
+            try Self.controlJSON(self.sentPushes().map { ["email": $0.email, "history_id": String($0.historyId), "status": String($0.status)] })
+        }
         router.delete("\(prefix)/requests") { _, _ in
             self.recorder.removeAll()
             return Response(status: .noContent)

@@ -80,20 +80,44 @@ enum Redaction {
 
 /// Keeps the requests one stand-in served, oldest first, up to a cap so a long sandbox session
 /// cannot grow without bound.
+/// Beside them it counts every request by API method (`RequestRecorder.method(of:)`), without a cap:
+/// what a benchmark reads to measure requests per user (`GET /_fake/requests/counts`).
 final class RequestRecorder: Sendable {
-    private let requests = Mutex<[RecordedRequest]>([])
+    private let requests = Mutex<(kept: [RecordedRequest], counts: [String: Int])>(([], [:]))
     private let capacity: Int
 
     init(capacity: Int = 10_000) { self.capacity = capacity }
 
     func append(_ request: RecordedRequest) {
+        let method = Self.method(of: request.path)
         requests.withLock { requests in
-            requests.append(request)
-            if requests.count > capacity { requests.removeFirst(requests.count - capacity) }
+            requests.kept.append(request)
+            if requests.kept.count > capacity { requests.kept.removeFirst(requests.kept.count - capacity) }
+            if let method { requests.counts[method, default: 0] += 1 }
         }
     }
 
-    var all: [RecordedRequest] { requests.withLock { $0 } }
+    var all: [RecordedRequest] { requests.withLock { $0.kept } }
 
-    func removeAll() { requests.withLock { $0.removeAll() } }
+    /// Requests served since the start (or the last `removeAll`), by API method.
+    var counts: [String: Int] { requests.withLock { $0.counts } }
+
+    func removeAll() { requests.withLock { $0 = ([], [:]) } }
+
+    /// The API method a path calls, ids left out: `gmail.history`, `gmail.messages`, `gmail.watch`,
+    /// `calendar.events`, `oauth.token`, `apns.device`, …; nil for the control plane (`/_fake`).
+    static func method(of path: String) -> String? {
+        let parts = path.split(separator: "/").map(String.init)
+        guard let first = parts.first, first != "_fake" else { return nil }
+        switch first {
+        case "gmail":  // /gmail/v1/users/{user}/{resource}/…
+            return "gmail." + (parts.count > 4 ? parts[4] : "other")
+        case "calendar":  // /calendar/v3/calendars/{id}/events or /calendar/v3/users/me/calendarList
+            return "calendar." + (parts.last { ["events", "calendarList", "watch", "stop"].contains($0) } ?? "other")
+        case "3":  // APNs: /3/device/{token}
+            return "apns.device"
+        default:
+            return parts.count == 1 ? "oauth." + first : parts.joined(separator: ".").prefix(40).description
+        }
+    }
 }
