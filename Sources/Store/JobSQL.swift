@@ -92,16 +92,30 @@ enum JobSQL {
                       aheadKinds: [String], session: Int32) -> PostgresQuery {
         """
         WITH claimant AS (SELECT \(session)::int4 AS session),
-        due AS (
+        -- Time-sensitive kinds (priority above 0: reminders, briefs, pushes, delete-all) first, by
+        -- due time; routine ones (syncs, mail checks) fill what is left of the claim, by due time. A
+        -- reminder never waits behind a backlog of syncs (migration 0024 indexes the first half).
+        urgent AS (
             SELECT id FROM jobs
-            WHERE state = 'queued' AND queue = \(queue) AND due_at <= now() + make_interval(secs => \(aheadSeconds))
-              AND (due_at <= now() OR kind = ANY(\(aheadKinds)::text[]))
+            WHERE state = 'queued' AND queue = \(queue) AND priority > 0
+              AND due_at <= now() + make_interval(secs => \(aheadSeconds)) AND (due_at <= now() OR kind = ANY(\(aheadKinds)::text[]))
               AND NOT EXISTS (SELECT 1 FROM queue_pauses WHERE queue_pauses.queue = \(queue))
               AND ((SELECT session FROM claimant) = 0 OR (SELECT session FROM claimant)::int8 = ANY (\(unescaped: heldPresenceKeys)))
             ORDER BY due_at, priority DESC
             LIMIT \(limit)
             FOR UPDATE SKIP LOCKED
-        )
+        ),
+        routine AS (
+            SELECT id FROM jobs
+            WHERE state = 'queued' AND queue = \(queue) AND priority <= 0
+              AND due_at <= now() + make_interval(secs => \(aheadSeconds)) AND (due_at <= now() OR kind = ANY(\(aheadKinds)::text[]))
+              AND NOT EXISTS (SELECT 1 FROM queue_pauses WHERE queue_pauses.queue = \(queue))
+              AND ((SELECT session FROM claimant) = 0 OR (SELECT session FROM claimant)::int8 = ANY (\(unescaped: heldPresenceKeys)))
+            ORDER BY due_at, priority DESC
+            LIMIT (SELECT \(limit) - count(*) FROM urgent)
+            FOR UPDATE SKIP LOCKED
+        ),
+        due AS (SELECT id FROM urgent UNION ALL SELECT id FROM routine)
         UPDATE jobs j SET state = 'running', attempts = j.attempts + 1, lease_owner = \(owner),
                lease_session = NULLIF((SELECT session FROM claimant), 0),
                lease_token = gen_random_uuid(), leased_until = now() + make_interval(secs => \(leaseSeconds)),

@@ -52,6 +52,27 @@ import Testing
         }
     }
 
+    @Test func aTimeSensitiveJobIsClaimedBeforeABacklogOfRoutineOnesDueEarlier() async throws {
+        try await withStore { store, _ in
+            // A minute of routine work behind (syncs, mail checks), and a reminder that just fell due.
+            let backlog = try await store.enqueue((0..<50).map { index in
+                NewJob(kind: JobKind("routine", priority: 0), schedule: .at(Date().addingTimeInterval(-60 + Double(index))))
+            }, onConflict: .keep)
+            let reminder = try await store.enqueue([NewJob(kind: JobKind("reminder", priority: 10), schedule: .at(Date().addingTimeInterval(-1)))],
+                                                   onConflict: .keep)
+            let later = try await store.enqueue([NewJob(kind: JobKind("reminder", priority: 10), schedule: .after(.seconds(600)))],
+                                                onConflict: .keep)
+            let first = try await store.claim(queue: "default", limit: 1, owner: "a", lease: .seconds(30))
+            #expect(first.map(\.id) == [reminder[0].jobID!], "the reminder goes first, though due last")
+            // Routine jobs fill what is left of a claim, oldest first; the reminder due later stays queued.
+            let two = try await store.claim(queue: "default", limit: 2, owner: "a", lease: .seconds(30))
+            #expect(Set(two.map(\.id)) == Set(backlog.prefix(2).map { $0.jobID! }))
+            let rest = try await store.claim(queue: "default", limit: 100, owner: "a", lease: .seconds(30))
+            #expect(Set(rest.map(\.id)) == Set(backlog.dropFirst(2).map { $0.jobID! }))
+            #expect(!rest.contains { $0.id == later[0].jobID! })
+        }
+    }
+
     @Test func uniqueKeyMakesEnqueueIdempotentAndReplaceMovesDueAt() async throws {
         try await withStore { store, client in
             let job = NewJob(kind: Self.work, schedule: .after(.seconds(600)), uniqueKey: "reminder:evt1:0900")
