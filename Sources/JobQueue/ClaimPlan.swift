@@ -13,7 +13,9 @@ struct ClaimPlan<Instant: InstantProtocol>: Sendable where Instant.Duration == D
 
     let batch: Int
     let pollInterval: Duration
-    /// The wait after the n-th failed claim in a row: 200 ms doubling, at most `maxBackoff`.
+    /// The wait after the n-th failed claim in a row: 200 ms doubling, at most `maxBackoff` (a second:
+    /// a claim a second is nothing to Postgres, and a longer wait is how late reminders get after it
+    /// comes back).
     let maxBackoff: Duration
 
     /// Work is (probably) ready now: at start, after a full batch, after a NOTIFY or a poll.
@@ -23,7 +25,7 @@ struct ClaimPlan<Instant: InstantProtocol>: Sendable where Instant.Duration == D
     /// Failed claims in a row.
     private(set) var failures = 0
 
-    init(batch: Int, pollInterval: Duration, maxBackoff: Duration = .seconds(5)) {
+    init(batch: Int, pollInterval: Duration, maxBackoff: Duration = .seconds(1)) {
         self.batch = batch
         self.pollInterval = pollInterval
         self.maxBackoff = maxBackoff

@@ -29,6 +29,7 @@ public final class PostgresPresence: WorkerPresence, Service {
     private let session = Mutex<PresenceSession?>(nil)
     /// The connection (by its number) that last held a session.
     private let lastHeld = Mutex(0)
+    static let maxBackoff = Duration.seconds(1)
 
     /// - Parameters:
     ///   - pingInterval: how often the connection is asked whether it still answers.
@@ -88,7 +89,11 @@ public final class PostgresPresence: WorkerPresence, Service {
                     "alfred.error": "\(failure.map { String(reflecting: $0) } ?? "connection closed")", "alfred.retry_in": "\(backoff)"])
             }
             try? await clock.sleep(for: backoff)
-            backoff = min(backoff * 2, .seconds(5))
+            // At most a second between tries: this worker claims nothing until its presence is back,
+            // so after a Postgres restart every second of backoff past its return is a second every
+            // due reminder waits (with 5 s, claims resumed 3-6 s after Postgres accepted connections).
+            // One connection attempt a second per worker is nothing to Postgres.
+            backoff = min(backoff * 2, Self.maxBackoff)
         }
     }
 

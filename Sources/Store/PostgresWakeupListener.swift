@@ -70,7 +70,7 @@ public final class PostgresWakeupListener: WakeupSource, Service {
             connected.withLock { $0 = false }
             if Task.isCancelled || Task.isShuttingDownGracefully { break }
             let pause = backoff.withLock { pause in
-                defer { pause = min(pause * 2, .seconds(5)) }
+                defer { pause = min(pause * 2, .seconds(1)) }  // a missed wake-up after a restart is a late claim
                 return pause
             }
             try? await clock.sleep(for: pause)
