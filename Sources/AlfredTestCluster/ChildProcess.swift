@@ -9,10 +9,13 @@ import Foundation
 public final class ChildProcess: Sendable {
     public let pid: pid_t
     public let outputPath: String
+    /// A caller-named output file is left in place at the end; a temporary one is removed.
+    private let keepsOutput: Bool
     private let status = Mutex<Int32?>(nil)
 
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                 directory: URL? = nil, outputPath: String? = nil) throws {
+        keepsOutput = outputPath != nil
         let outputPath = outputPath ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("alfred-child-\(UUID().uuidString).log").path
         self.outputPath = outputPath
@@ -132,7 +135,7 @@ public final class ChildProcess: Sendable {
                 while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
             }
         }
-        unlink(outputPath)
+        if !keepsOutput { unlink(outputPath) }
     }
 }
 

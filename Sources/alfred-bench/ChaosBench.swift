@@ -36,98 +36,34 @@ struct ChaosBench: AsyncParsableCommand {
     @Option(help: "Seed of the fault schedule and the load.") var seed: UInt64 = 1
     @Option(help: "Seconds to let the system settle after the run before counting.") var drainSeconds = 150
     @Option(help: "Where to write the JSON summary.") var output = "chaos.json"
+    @Option(help: "A directory to keep every process's output in (name.N.log, N counting its starts), workers logging from 'notice' up; by default it is discarded and workers log errors only.") var logs: String?
     @Option(help: "Path of the alfred executable (default: beside this one).") var alfred: String?
 
-    static let clientID = "alfred-local.apps.googleusercontent.com", redirect = "http://127.0.0.1:9/oauth/google/callback"
-    static let teamID = "CHAOSTEAM1", keyID = "CHAOSKEY01", topic = "com.example.alfred"
+    static let clientID = BenchStack.clientID, redirect = BenchStack.redirect, topic = BenchStack.topic
 
     func run() async throws {
         let logger = { var l = Logger(label: "chaos"); l.logLevel = .critical; return l }()
         var rng = SeededGenerator(seed: seed)
-        let alfredPath = try alfredExecutable(alfred)
-        let dev = try siblingExecutable("alfred-dev", of: alfredPath)
-        let folder = URL(fileURLWithPath: "/tmp/alfred-chaos-\(UUID().uuidString.prefix(6))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(at: folder) }
-        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-
         // The run starts once every user is connected and planned; meetings and briefs fall inside it.
         let runSeconds = minutes * 60
         let setupSeconds = 90 + Double(users) * 0.02
         let plan = LoadPlan(users: users, meetings: meetings, setupSeconds: setupSeconds, runSeconds: runSeconds, rng: &rng)
-        try plan.scenario().write(to: URL(fileURLWithPath: path("scenario.json")))
-        let apnsKey = P256.Signing.PrivateKey()
-        try apnsKey.pemRepresentation.write(toFile: path("apns.p8"), atomically: true, encoding: .utf8)
-        let hostKey = HostSealer.generateKeyBytes()
-        try PrivateFile.create(URL(fileURLWithPath: path("host.key")), contents: Data(hostKey.map { String(format: "%02x", $0) }.joined().utf8))
-        let sealer = try HostSealer(keyBytes: hostKey)
-
-        print("starting a private PostgreSQL, the stand-ins, the key service, the attestor and the broker…")
-        let cluster = try await EmbeddedPostgres(options: .init(durable: true))
-        defer { cluster.stop() }
-        let owner = try await cluster.createDatabase("chaos", logger: logger)
-        try await TestDatabase.migrate(owner, logger: logger)
-        let googlePort = try EmbeddedPostgres.freePort(), apnsPort = try EmbeddedPostgres.freePort()
-        let googleRoot = "http://127.0.0.1:\(googlePort)", apnsRoot = "https://127.0.0.1:\(apnsPort)"
-        let fleet = Fleet()
-        defer { fleet.stopAll() }
-        let standInsStarted = Date()
-        try fleet.add("google", dev, ["sandbox", "google", "--port", "\(googlePort)", "--scenario", path("scenario.json"), "--log-level", "error"])
-        try fleet.add("apns", dev, ["sandbox", "apns", "--port", "\(apnsPort)", "--team-id", Self.teamID, "--key", "\(Self.keyID)=\(path("apns.p8"))",
-                                    "--ca-out", path("apns-ca.pem"), "--log-level", "error"])
-        let init_ = try await AlfredTestCluster.run(try siblingExecutable("alfred-key-service", of: alfredPath), [
-            "init", "--dir", path("keys"), "--attestor-dir", path("attestor"), "--broker-executable", try siblingExecutable("alfred-broker", of: alfredPath)])
-        guard init_.code == 0 else { throw ValidationError("alfred-key-service init failed: \(init_.output)") }
-        try fleet.add("keys", try siblingExecutable("alfred-key-service", of: alfredPath),
-                      ["serve", "--dir", path("keys"), "--socket", path("keys.sock"), "--log-level", "error"])
-        try fleet.add("attestor", try siblingExecutable("alfred-attestor", of: alfredPath),
-                      ["--dir", path("attestor"), "--socket", path("attestor.sock"), "--allow-uid", "\(getuid())", "--log-level", "error"])
-        var brokerDB = owner
-        brokerDB.username = "alfred_broker"
-        try fleet.add("broker", try siblingExecutable("alfred-broker", of: alfredPath), [], environment: [
-            "ALFRED_DATABASE_URL": brokerDB.secretString.unsafeValue, "ALFRED_BROKER_SOCKET": path("broker.sock"),
-            "ALFRED_KEY_SERVICE_SOCKET": path("keys.sock"), "ALFRED_ATTESTOR_SOCKET": path("attestor.sock"),
-            "GOOGLE_TOKEN_URL": googleRoot + "/token", "GOOGLE_REVOKE_URL": googleRoot + "/revoke", "GOOGLE_CLIENT_ID": Self.clientID,
-            "GOOGLE_CLIENT_SECRET": "alfred-local-secret", "APNS_KEY_FILE": path("apns.p8"), "APNS_KEY_ID": Self.keyID,
-            "APNS_TEAM_ID": Self.teamID, "ALFRED_LOG_LEVEL": "error",
-        ])
-        try await AlfredBench.waitUntil("the stand-ins, key service, attestor and broker", timeout: .seconds(120)) {
-            fleet.output("google").contains("google stand-in") && fleet.output("apns").contains("apns stand-in listening")
-                && ["keys.sock", "attestor.sock", "broker.sock"].allSatisfy { FileManager.default.fileExists(atPath: path($0)) }
+        try await BenchStack.with(alfred: alfred, scenario: try plan.scenario(), logs: logs, logger: logger) { stack in
+            try await drive(plan: plan, rng: &rng, stack: stack, setupSeconds: setupSeconds, runSeconds: runSeconds, logger: logger)
         }
-        // One client for both stand-ins' control planes (and the consent pages): it trusts the APNs stand-in's CA.
-        let http = try TestHTTP.client(trusting: [try String(contentsOfFile: path("apns-ca.pem"), encoding: .utf8)])
-        do {
-            try await drive(plan: plan, rng: &rng, fleet: fleet, cluster: cluster, owner: owner, sealer: sealer, http: http,
-                            alfredPath: alfredPath, googleRoot: googleRoot, apnsRoot: apnsRoot, standInsStarted: standInsStarted,
-                            setupSeconds: setupSeconds, runSeconds: runSeconds, logger: logger,
-                            path: { folder.appendingPathComponent($0).path })
-        } catch {
-            try? await http.shutdown()
-            throw error
-        }
-        try await http.shutdown()
     }
 
     /// Connects the users, starts the workers, runs the load and the faults, drains, and reports.
-    private func drive(plan: LoadPlan, rng: inout SeededGenerator, fleet: Fleet, cluster: EmbeddedPostgres, owner: DatabaseURL,
-                       sealer: HostSealer, http: HTTPClient, alfredPath: String, googleRoot: String, apnsRoot: String,
-                       standInsStarted: Date, setupSeconds: Double, runSeconds: Double, logger: Logger,
-                       path: @escaping @Sendable (String) -> String) async throws {
+    private func drive(plan: LoadPlan, rng: inout SeededGenerator, stack: BenchStack, setupSeconds: Double, runSeconds: Double,
+                       logger: Logger) async throws {
+        let (fleet, cluster, owner, http) = (stack.fleet, stack.cluster, stack.owner, stack.http)
+        let (googleRoot, apnsRoot, standInsStarted) = (stack.googleRoot, stack.apnsRoot, stack.standInsStarted)
+        let path: @Sendable (String) -> String = { stack.path($0) }
 
         print("connecting \(users) users through the broker (consent at the Google stand-in, code exchange, attested key)…")
-        let (ids, tokens) = try await Self.seedUsers(plan, owner: owner, sealer: sealer, broker: path("broker.sock"), googleRoot: googleRoot,
+        let (ids, tokens) = try await Self.seedUsers(plan, owner: owner, sealer: stack.sealer, broker: path("broker.sock"), googleRoot: googleRoot,
                                            apnsRoot: apnsRoot, http: http, logger: logger)
-        var workerDB = owner
-        workerDB.username = "alfred_worker"
-        let workerArguments = [
-            "worker", "--queue", "default", "--queue", "delivery", "--broker-socket", path("broker.sock"), "--data-key-file", path("host.key"),
-            "--google-base-url", googleRoot, "--apns-topic", Self.topic, "--apns-url", apnsRoot, "--apns-ca-file", path("apns-ca.pem"),
-            "--no-metrics", "--log-level", "error",
-        ]
-        for index in 1...2 {
-            try fleet.add("worker-\(index)", alfredPath, workerArguments, environment: ["ALFRED_DATABASE_URL": workerDB.secretString.unsafeValue])
-        }
+        for index in 1...2 { try stack.addWorker("worker-\(index)", verbose: logs != nil) }
         // The meetings and briefs were planned from the stand-in's start; the run (mail, faults) starts
         // when planned, or later on a machine slower than planned: reminders due meanwhile are then
         // late, and the report says by how much set-up overran rather than aborting.

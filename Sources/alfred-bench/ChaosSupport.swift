@@ -158,10 +158,25 @@ final class Fleet: Sendable {
     }
 
     private let members = Mutex<[String: Member]>([:])
+    /// Where every process's output is kept (`name.N.log`, N counting its starts); nil: discarded.
+    private let logs: URL?
+
+    init(logs: URL? = nil) { self.logs = logs }
+
+    private func spawn(_ name: String, start: Int, _ executable: String, _ arguments: [String],
+                       environment: [String: String]) throws -> ChildProcess {
+        try ChildProcess(executable, arguments, environment: environment,
+                         outputPath: logs?.appendingPathComponent("\(name).\(start).log").path)
+    }
 
     func add(_ name: String, _ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
-        let process = try ChildProcess(executable, arguments, environment: environment)
+        let process = try spawn(name, start: 0, executable, arguments, environment: environment)
         members.withLock { $0[name] = Member(process: process, executable: executable, arguments: arguments, environment: environment) }
+    }
+
+    func process(_ name: String) throws -> ChildProcess {
+        guard let process = members.withLock({ $0[name]?.process }) else { throw ValidationError("no process \(name)") }
+        return process
     }
 
     func output(_ name: String) -> String { members.withLock { $0[name]?.process.output } ?? "" }
@@ -178,7 +193,7 @@ final class Fleet: Sendable {
         let status = await member.process.waitForExit(timeout: .seconds(30))
         let gone = Glibc.kill(old, 0) == -1 && errno == ESRCH
         try await Task.sleep(for: .seconds(seconds))
-        let fresh = try ChildProcess(member.executable, member.arguments, environment: member.environment)
+        let fresh = try spawn(name, start: member.restarts + 1, member.executable, member.arguments, environment: member.environment)
         members.withLock { $0[name]?.process = fresh; $0[name]?.restarts += 1 }
         let answered = await Self.within(.seconds(60), back)
         return Confirmation(confirmed: gone && fresh.pid != old && answered,
@@ -304,6 +319,28 @@ enum ChaosReport {
                 """, logger: logger).decode(String.self) {
                 discarded[reason, default: 0] += 1
             }
+            // The reminders later than 5 s, grouped by how their push went (attempts, claimed and
+            // finished relative to the time due): where lateness came from, not only how much.
+            var lateGroups: [String: (count: Int, first: Double, last: Double, worst: Double)] = [:]
+            for try await (offset, seconds, attempts, created, claimed) in try await client.query("""
+                SELECT extract(epoch FROM n.scheduled_at - \(runStart))::float8, extract(epoch FROM n.first_accepted_at - n.scheduled_at)::float8,
+                       coalesce(j.attempts, -1), extract(epoch FROM j.created_at - n.scheduled_at)::float8,
+                       extract(epoch FROM j.last_run_at - n.scheduled_at)::float8
+                FROM notifications n LEFT JOIN jobs j ON j.id = n.job_id
+                WHERE n.kind = 'meeting.reminder' AND n.first_accepted_at - n.scheduled_at > interval '5 seconds'
+                """, logger: logger).decode((Double, Double, Int, Double?, Double?).self) {
+                let key = "push attempts \(attempts), enqueued \(created.map { String(format: "%+.0f", $0) } ?? "?") s, "
+                    + "last claimed \(claimed.map { String(format: "%+.0f", $0) } ?? "?") s from due"
+                var group = lateGroups[key] ?? (0, .infinity, -.infinity, 0)
+                group.count += 1
+                group.first = min(group.first, offset); group.last = max(group.last, offset); group.worst = max(group.worst, seconds)
+                lateGroups[key] = group
+            }
+            // The 20 largest groups (`reminders.later_than_5_s` counts them all).
+            let lateReminders: [[String: Any]] = lateGroups.sorted { $0.value.count > $1.value.count }.prefix(20).map {
+                ["how": $0.key, "count": $0.value.count, "due_from_s": round($0.value.first), "due_to_s": round($0.value.last),
+                 "max_lateness_s": round3($0.value.worst)]
+            }
             // Due before the run ended and still not run, or still claimed, after the drain.
             let lost = try await count(client, "SELECT count(*)::int FROM jobs WHERE state = 'queued' AND due_at < \(runEnd.addingTimeInterval(-5))", logger)
             // Stuck: still claimed, with a lease that ran out longer ago than a rescue interval (10 s,
@@ -364,7 +401,7 @@ enum ChaosReport {
                     "missing_from_ledger": missing, "more_ledger_rows_than_meetings": doubled, "jobs_discarded_by_reason": discarded,
                     "on_time_ratio": due == 0 ? 0 : round3(Double(onTime) / Double(due)),
                     "lateness_p99_s": p99(sorted), "lateness_p99_outside_fault_windows_s": p99(quiet),
-                    "lateness_max_s": sorted.last.map(round3) ?? -1,
+                    "lateness_max_s": sorted.last.map(round3) ?? -1, "later_than_5_s": sorted.filter { $0 > 5 }.count,
                     "excluded_users": ["grant_revoked": revoked.count, "device_unregistered": unregistered.count],
                 ],
                 "briefs": ["due": plan.briefs.count - excluded.count, "delivered": briefsDelivered],
@@ -374,7 +411,7 @@ enum ChaosReport {
                 "faults_unconfirmed": faults.filter { !$0.confirmation.confirmed }.map { "\($0.name): \($0.confirmation.evidence)" },
                 "setup_overrun_s": round3(setupOverrun),
                 "jobs_lost": lost, "jobs_stuck_running": stuck, "jobs_running_when_counted": runningAtCount, "jobs_by_kind_and_state": finished,
-                "recovery_after_fault": recovery,
+                "recovery_after_fault": recovery, "reminders_later_than_5_s": lateReminders,
                 "max_recovery_s_where_reminders_were_due": round3(worstRecovery),
                 "error_bursts_injected": faults.filter(\.burst).count,
                 "peak_rss_mb": fleet.peakRSS, "restarts": fleet.restarts,
