@@ -241,6 +241,7 @@ struct GmailPushBench: AsyncParsableCommand {
                 "messages": messages, "landed": landed, "alerted": latencies.count, "not_alerted": lost,
                 "arrival_to_alert_p50_s": percentile(0.5), "arrival_to_alert_p99_s": percentile(0.99),
                 "arrival_to_alert_max_s": latencies.last.map { ($0 * 1000).rounded() / 1000 } ?? -1,
+                "posting_s": (postingSeconds * 1000).rounded() / 1000,
             ]
             if let rate { json["rate_per_s"] = rate }
             return json
