@@ -134,4 +134,82 @@ import Testing
             }
         }
     }
+
+    /// The other trap: a network cut closes nothing. The cut-off worker's pings go unanswered, so it
+    /// ends its session and stops its handlers after the ping timeout; the server still holds that
+    /// session's lock, so the job moves only when its lease has run out (nothing extends it across the
+    /// cut), to a worker that runs it once. The lease is 4 s and the timeout 1 s here (30 s and 5 s
+    /// by default): the handler must be stopped before the other worker starts the job. (With a
+    /// timeout longer than the lease, the first worker was still running when the second started,
+    /// and both did the work.)
+    @Test func aWorkerCutOffFromTheDatabaseStopsItsJobsBeforeTheirLeaseRunsOut() async throws {
+        let url = try await TestDatabase.fresh()
+        let proxy = try FreezableProxy(to: url.port)
+        defer { proxy.close() }
+        let cutURL = { var cut = url; cut.port = proxy.port; return cut }()
+        let kind = JobKind("test.presence-cut")
+        let work = Mutex<[String]>([])
+        let gate = AsyncStream<Void>.makeStream()
+        let firstPresence = PostgresPresence(database: cutURL, logger: Self.logger, pingInterval: .milliseconds(200),
+                                             pingTimeout: .seconds(1))
+        let firstStopped = Mutex<Bool?>(nil)  // whether the cut-off worker's session had ended when the job moved
+        var first = JobRegistry()
+        first.register(ClosureHandler<Empty>(kind: kind) { _, _ in
+            for await _ in gate.stream { break }
+            try Task.checkCancellation()
+            work.withLock { $0.append("first") }
+            return .done
+        })
+        var second = JobRegistry()
+        second.register(ClosureHandler<Empty>(kind: kind) { _, _ in
+            firstStopped.withLock { $0 = firstPresence.current.map(\.hasEnded) ?? true }
+            work.withLock { $0.append("second") }
+            return .done
+        })
+        var configuration = Worker<ContinuousClock>.Configuration()
+        configuration.lease = .seconds(4)
+        configuration.heartbeatInterval = .milliseconds(500)
+        configuration.pollInterval = .milliseconds(200)
+        configuration.shutdownGrace = .seconds(1)
+        var (firstSettings, secondSettings) = (configuration, configuration)
+        firstSettings.owner = "first"
+        secondSettings.owner = "second"
+        let events = EventLog<WorkerEvent>()
+        let (firstRegistry, secondRegistry, firstConfiguration, secondConfiguration) = (first, second, firstSettings, secondSettings)
+        let secondPresence = Self.presence(url)
+
+        try await TestDatabase.withClient(url, maxConnections: 6) { client in
+            try await TestDatabase.withClient(cutURL, maxConnections: 4) { cutClient in
+                let store = PostgresJobStore(client: client, logger: Self.logger)
+                // Everything the first worker says to Postgres goes through the proxy.
+                let firstWorker = Worker(store: PostgresJobStore(client: cutClient, logger: Self.logger), registry: firstRegistry,
+                                         wakeups: nil, configuration: firstConfiguration,
+                                         runtime: .test(clock: ContinuousClock(), logger: Self.logger, events: events), presence: firstPresence)
+                try await withRunningServices([firstPresence, firstWorker] as [any Service], logger: Self.logger) {
+                    #expect(try await eventually { firstPresence.current != nil })
+                    let session = try #require(firstPresence.current)
+                    let id = try #require(try await store.enqueue([NewJob(kind: kind)], onConflict: .keep)[0].jobID)
+                    _ = try await events.first { $0.job == id && $0.what == .started }
+
+                    proxy.cut()
+                    let secondWorker = Worker(store: store, registry: secondRegistry, wakeups: nil, configuration: secondConfiguration,
+                                              runtime: .test(clock: ContinuousClock(), logger: Self.logger), presence: secondPresence)
+                    let rescuer = Maintenance.rescuer(store: store, kinds: [kind], interval: .milliseconds(200),
+                                                      runtime: .test(clock: ContinuousClock(), logger: Self.logger))
+                    try await withRunningServices([secondPresence, secondWorker, rescuer] as [any Service], logger: Self.logger) { () async throws in
+                        #expect(try await eventually(timeout: .seconds(60)) { try await JobRows.row(id, client: client)?.state == .completed })
+                        #expect(session.hasEnded, "the cut-off worker ended its session when its pings went unanswered")
+                        #expect(firstStopped.withLock { $0 } == true, "it had stopped before the other worker started the job")
+                        // The first worker's handler would do its work now, were it still running.
+                        gate.continuation.yield()
+                        gate.continuation.finish()
+                        #expect(try await eventually { events.all.contains { $0.job == id && $0.what == .released } || firstWorker.inFlight == 0 })
+                        #expect(work.withLock { $0 } == ["second"], "the job's work happened once, on the worker that took it over")
+                        // Connections closed, the first worker's hung statements end and it can shut down.
+                        proxy.close()
+                    }
+                }
+            }
+        }
+    }
 }
