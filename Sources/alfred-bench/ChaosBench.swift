@@ -8,6 +8,7 @@ import Crypto
 import Foundation
 import Logging
 import NIOCore
+import NIOHTTP1
 import PostgresNIO
 import Sealing
 import StandIns
@@ -194,10 +195,7 @@ struct ChaosBench: AsyncParsableCommand {
         while Date() < end {
             let user = Int.random(in: 0..<plan.users, using: &rng)
             n += 1
-            // A colleague on the user's own domain (an "executive" from outside would score as impersonation).
-            let body = #"{"user": "\#(LoadPlan.email(user))", "message": {"id": "chaos-\#(n)", "from": "Dana Ops <dana@chaos.example>", "#
-                + #""to": "\#(LoadPlan.email(user))", "subject": "URGENT: the production database is down", "#
-                + #""labelIds": ["INBOX", "UNREAD", "IMPORTANT"], "snippet": "Can you call me now? Customers cannot log in."}}"#
+            let body = LoadPlan.urgentMessage(to: user, id: "chaos-\(n)")
             if (try? await post(googleRoot + "/_fake/state/messages", body, http: http)) == 201 { mailSent.add(1, ordering: .relaxed) }
             try await Task.sleep(for: .milliseconds(Int.random(in: 1000...3000, using: &rng)))
         }
@@ -290,9 +288,9 @@ struct ChaosBench: AsyncParsableCommand {
     // MARK: Helpers
 
     @discardableResult
-    static func post(_ url: String, _ body: String, http: HTTPClient) async throws -> Int {
+    static func post(_ url: String, _ body: String, method: HTTPMethod = .POST, http: HTTPClient) async throws -> Int {
         var request = HTTPClientRequest(url: url)
-        request.method = .POST
+        request.method = method
         request.headers.add(name: "content-type", value: "application/json")
         request.body = .bytes(ByteBuffer(string: body))
         let response = try await http.execute(request, timeout: .seconds(30))

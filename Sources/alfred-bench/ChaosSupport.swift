@@ -51,6 +51,14 @@ struct LoadPlan: Sendable {
     }
 
     static func subject(_ user: Int) -> String { "chaos-\(user)" }
+
+    /// A colleague on the user's own domain with a production outage: urgent by the default rules (an
+    /// "executive" from outside would score as impersonation). The body of `POST /_fake/state/messages`.
+    static func urgentMessage(to user: Int, id: String) -> String {
+        #"{"user": "\#(email(user))", "message": {"id": "\#(id)", "from": "Dana Ops <dana@chaos.example>", "#
+            + #""to": "\#(email(user))", "subject": "URGENT: the production database is down", "#
+            + #""labelIds": ["INBOX", "UNREAD", "IMPORTANT"], "snippet": "Can you call me now? Customers cannot log in."}}"#
+    }
     static func email(_ user: Int) -> String { "user\(user)@chaos.example" }
 
     func remindersDue(excluding excluded: Set<Int>) -> Int {

@@ -84,7 +84,7 @@ struct GmailPushBench: AsyncParsableCommand {
             }
         }
         print(String(format: "every mailbox watched in %.0f s; Gmail push on, to %@", Date().timeIntervalSince(started), api.pushURL))
-        _ = try await Self.send(.PUT, stack.googleRoot + "/_fake/pubsub/subscription",
+        try await Self.send(.PUT, stack.googleRoot + "/_fake/pubsub/subscription",
                                 #"{"endpoint": "\#(api.pushURL)", "serviceAccount": "\#(Self.pushAccount)"}"#, http: stack.http)
         let before = try await Self.gmailRequests(stack)
 
@@ -108,7 +108,7 @@ struct GmailPushBench: AsyncParsableCommand {
         // The daily watch renewal, run now for the same users.
         let watch = try await costOfARun("gmail.watch", for: quiet, stack: stack, logger: logger)
 
-        let pushes = try await Self.fetch(stack.googleRoot + "/_fake/pubsub/pushes", http: stack.http)
+        let pushes = try await ChaosReport.fetch(stack.googleRoot + "/_fake/pubsub/pushes", http: stack.http)
         let acknowledged = pushes.filter { push in
             guard let status = (push["status"] as? String).flatMap({ Int($0) }) else { return false }
             return (200..<300).contains(status)
@@ -148,19 +148,19 @@ struct GmailPushBench: AsyncParsableCommand {
     /// until the stand-in has given up on each of their pushes, and reports what the API answered and
     /// whether any alert followed (none may).
     private func plantWrongAudience(_ users: [Int], pushURL: String, stack: BenchStack, tokens: [String]) async throws -> [String: Any] {
-        _ = try await Self.send(.PUT, stack.googleRoot + "/_fake/pubsub/subscription",
+        try await Self.send(.PUT, stack.googleRoot + "/_fake/pubsub/subscription",
                                 #"{"endpoint": "\#(pushURL)", "audience": "https://elsewhere.example/push", "serviceAccount": "\#(Self.pushAccount)"}"#,
                                 http: stack.http)
         let emails = Set(users.map(LoadPlan.email))
         for user in users {
-            _ = try await ChaosBench.post(stack.googleRoot + "/_fake/state/messages", Self.urgentMessage(to: user, id: "planted-\(user)"), http: stack.http)
+            _ = try await ChaosBench.post(stack.googleRoot + "/_fake/state/messages", LoadPlan.urgentMessage(to: user, id: "planted-\(user)"), http: stack.http)
         }
         // The stand-in records a push once it stopped trying (four tries over 3.5 s).
         var answered: [String] = []
         let deadline = Date().addingTimeInterval(timeout)
         while answered.count < users.count, Date() < deadline {
             try await Task.sleep(for: .milliseconds(250))
-            answered = try await Self.fetch(stack.googleRoot + "/_fake/pubsub/pushes", http: stack.http)
+            answered = try await ChaosReport.fetch(stack.googleRoot + "/_fake/pubsub/pushes", http: stack.http)
                 .filter { emails.contains($0["email"] as? String ?? "") }.compactMap { $0["status"] as? String }
         }
         let devices = Set(users.map { tokens[$0] })
@@ -201,7 +201,7 @@ struct GmailPushBench: AsyncParsableCommand {
                 if let interval { try await clock.sleep(until: begin + interval * index) }
                 group.addTask {
                     let at = Date()
-                    let status = try await ChaosBench.post(stack.googleRoot + "/_fake/state/messages", Self.urgentMessage(to: user, id: "push-\(user)"),
+                    let status = try await ChaosBench.post(stack.googleRoot + "/_fake/state/messages", LoadPlan.urgentMessage(to: user, id: "push-\(user)"),
                                                            http: stack.http)
                     return status == 201 ? (tokens[user], at) : nil
                 }
@@ -267,13 +267,6 @@ struct GmailPushBench: AsyncParsableCommand {
         return (try stack.fleet.process("api"), pushURL)
     }
 
-    /// A colleague on the user's own domain with a production outage: urgent by the default rules.
-    static func urgentMessage(to user: Int, id: String) -> String {
-        #"{"user": "\#(LoadPlan.email(user))", "message": {"id": "\#(id)", "from": "Dana Ops <dana@chaos.example>", "#
-            + #""to": "\#(LoadPlan.email(user))", "subject": "URGENT: the production database is down", "#
-            + #""labelIds": ["INBOX", "UNREAD", "IMPORTANT"], "snippet": "Can you call me now? Customers cannot log in."}}"#
-    }
-
     /// Alerts the APNs stand-in accepted so far.
     static func alerts(_ stack: BenchStack) async throws -> [APNsDelivery] {
         let response = try await stack.http.execute(HTTPClientRequest(url: stack.apnsRoot + "/_fake/deliveries"), timeout: .seconds(60))
@@ -290,16 +283,10 @@ struct GmailPushBench: AsyncParsableCommand {
 
     static func round2(_ value: Double) -> Double { (value * 100).rounded() / 100 }
 
-    static func fetch(_ url: String, http: HTTPClient) async throws -> [[String: Any]] { try await ChaosReport.fetch(url, http: http) }
-
-    static func send(_ method: HTTPMethod, _ url: String, _ body: String, http: HTTPClient) async throws -> Int {
-        var request = HTTPClientRequest(url: url)
-        request.method = method
-        request.headers.add(name: "content-type", value: "application/json")
-        request.body = .bytes(ByteBuffer(string: body))
-        let response = try await http.execute(request, timeout: .seconds(30))
-        _ = try await response.body.collect(upTo: 1 << 20)
-        guard (200..<300).contains(response.status.code) else { throw ValidationError("\(method) \(url): HTTP \(response.status.code)") }
-        return Int(response.status.code)
+    /// A control request that must succeed.
+    static func send(_ method: HTTPMethod, _ url: String, _ body: String, http: HTTPClient) async throws {
+        let status = try await ChaosBench.post(url, body, method: method, http: http)
+        guard (200..<300).contains(status) else { throw ValidationError("\(method) \(url): HTTP \(status)") }
     }
+
 }
