@@ -126,7 +126,11 @@ public struct AttestorClient: AttestationSource {
             throw AttestorError(.unavailable, "cannot connect to the attestor at \(socketPath): \(error)")
         }
         return try await channel.executeThenClose { inbound, outbound in
-            try await outbound.write(frame)
+            // The attestor may answer and close before reading anything (a user it refuses at
+            // accept), so a write that finds the connection closed is not the outcome: the answer
+            // already received is.
+            var unsent: (any Error)?
+            do { try await outbound.write(frame) } catch { unsent = error }
             for try await reply in inbound {
                 guard case .payload(let payload) = reply,
                       let response = try? JSONDecoder().decode(AttestorResponse.self, from: Data(payload.readableBytesView))
@@ -135,12 +139,13 @@ public struct AttestorClient: AttestationSource {
                 if let challenge = response.challenge, response.document == nil, response.error == nil {
                     guard let proof = try FrameEncoder.frame(AttestorProof(challenge: challenge, publicKey: publicKey), maxFrameSize: maxFrameSize)
                     else { throw AttestorError(.internal, "the attestor's challenge is too large to answer") }
-                    try await outbound.write(proof)
+                    do { try await outbound.write(proof) } catch { unsent = error }
                     continue
                 }
                 return response
             }
-            throw AttestorError(.unavailable, "the attestor closed the connection without answering")
+            throw AttestorError(.unavailable, "the attestor closed the connection without answering"
+                                + (unsent.map { " (writing to it failed: \($0))" } ?? ""))
         }
     }
 
