@@ -15,11 +15,30 @@ public enum AddressList {
         var inQuotes = false, escaped = false, commentDepth = 0, inAngle = false
 
         func finish() {
-            let candidate = trimmed(String(decoding: hasAngle ? angle : current, as: UTF8.self))
-            // A group's display name ends at ':'; what follows is the first member.
-            let address = candidate.split(separator: ":").last.map { trimmed(String($0)) } ?? ""
-            if address.utf8.contains(UInt8(ascii: "@")), !address.utf8.contains(UInt8(ascii: " ")) { result.append(address.lowercased()) }
-            current.removeAll(keepingCapacity: true); angle.removeAll(keepingCapacity: true); hasAngle = false
+            defer { current.removeAll(keepingCapacity: true); angle.removeAll(keepingCapacity: true); hasAngle = false }
+            let candidate = hasAngle ? angle : current
+            guard candidate.allSatisfy({ $0 < 0x80 }) else {
+                let text = trimmed(String(decoding: candidate, as: UTF8.self))
+                // A group's display name ends at ':'; what follows is the first member.
+                let address = text.split(separator: ":").last.map { trimmed(String($0)) } ?? ""
+                if address.utf8.contains(UInt8(ascii: "@")), !address.utf8.contains(UInt8(ascii: " ")) { result.append(address.lowercased()) }
+                return
+            }
+            // ASCII (nearly every address): the same steps on the bytes, without building strings.
+            var bytes = candidate[...]
+            func trim() {
+                while let first = bytes.first, isSpace(first) { bytes = bytes.dropFirst() }
+                while let last = bytes.last, isSpace(last) { bytes = bytes.dropLast() }
+            }
+            trim()
+            while bytes.last == UInt8(ascii: ":") { bytes = bytes.dropLast() }
+            if let colon = bytes.lastIndex(of: UInt8(ascii: ":")) { bytes = bytes[(colon + 1)...] }
+            trim()
+            guard bytes.contains(UInt8(ascii: "@")), !bytes.contains(UInt8(ascii: " ")) else { return }
+            result.append(String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                for (offset, byte) in bytes.enumerated() { buffer[offset] = byte >= 65 && byte <= 90 ? byte + 32 : byte }
+                return bytes.count
+            })
         }
 
         for byte in header.utf8 {
@@ -42,6 +61,9 @@ public enum AddressList {
         return result
     }
 
+    /// ASCII white space (what `trimmed` removes, for ASCII text).
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
+
     /// Without surrounding white space (natively: this runs for every header of every message).
     static func trimmed(_ string: String) -> String {
         let scalars = string.unicodeScalars
@@ -55,6 +77,9 @@ public enum AddressList {
 
     /// Comparable form: lowercased, and a `+tag` subaddress dropped (`ada+shop@example.com` is Ada).
     static func canonical(_ address: String) -> String {
+        // Fast path: a lowercase ASCII address without a subaddress (what `addresses` returns).
+        let utf8 = address.utf8
+        if !utf8.contains(UInt8(ascii: "+")), utf8.allSatisfy({ $0 < 0x80 && !($0 >= 65 && $0 <= 90) }) { return address }
         let lower = address.lowercased()
         guard let at = lower.lastIndex(of: "@") else { return lower }
         let local = lower[..<at], domain = lower[lower.index(after: at)...]

@@ -111,8 +111,9 @@ extension UrgencyScorer {
     func features(of message: GmailMessage, now: Date, explain: Bool) -> MessageFeatures {
         // Headers by lower-cased name, first one wins (RFC 5322 names are case-insensitive).
         var headers: [String: String] = [:]
-        for header in message.payload?.headers ?? [] where headers[header.name.lowercased()] == nil {
-            headers[header.name.lowercased()] = header.value
+        for header in message.payload?.headers ?? [] {
+            let name = header.name.lowercased()
+            if headers[name] == nil { headers[name] = header.value }
         }
         let labels = message.labels
         let fromHeader = headers["from"]

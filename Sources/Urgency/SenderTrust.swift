@@ -8,6 +8,8 @@ import Foundation
 struct SenderTrust: Sendable {
     /// Sorted folded name words ("reinhardt thomas") → the domains that person writes from.
     private(set) var people: [String: Set<String>] = [:]
+    /// Every word of those names: a display name with fewer than two of them claims nobody known.
+    private(set) var peopleWords: Set<String> = []
     /// The user's and the VIPs' domains: mail from these (or their subdomains) is from inside.
     let organisationDomains: Set<String>
     /// Distinctive first labels of those domains ("vogelwerk"), for look-alike domains.
@@ -47,6 +49,7 @@ struct SenderTrust: Sendable {
         for address in preferences.userAddresses {
             if let local = AddressList.localPart(of: AddressList.canonical(address)), let key = Self.key(String(local)) {
                 people[key, default: []].formUnion(userDomains)
+                peopleWords.formUnion(key.split(separator: " ").map(String.init))
             }
         }
     }
@@ -68,6 +71,7 @@ struct SenderTrust: Sendable {
     mutating func remember(name: String, domain: String) {
         guard let key = Self.key(name) else { return }
         people[key, default: []].insert(domain.lowercased())
+        peopleWords.formUnion(key.split(separator: " ").map(String.init))
     }
 
     /// Learns the display names in a message the user sent (their own and their recipients'), and
@@ -96,22 +100,28 @@ struct SenderTrust: Sendable {
     /// A display name that claims a known person or an executive role, from a domain that is not theirs.
     func impersonation(displayName: String, address: String) -> Finding? {
         guard let domain = AddressList.domain(of: address).map(String.init) else { return nil }
-        let words = Array(Set(Self.nameWords(displayName))).sorted().prefix(6)
-        if words.count >= 2, !people.isEmpty {
+        var tokens: [Token] = []
+        Text.tokens(Substring(Text.fold(displayName)), inSubject: false, into: &tokens)
+        // Only words of known names can form a known name's key.
+        var known = Set<String>()
+        for token in tokens where !token.isNumber && token.text.utf8.count >= 2 {
+            let word = String(token.text)
+            if peopleWords.contains(word), !Self.courtesy.contains(word) { known.insert(word) }
+        }
+        if known.count >= 2 {
             // Every subset of two to four name words, in key form: a display name "Dr. Thomas
             // Reinhardt (Vorstand)" claims "reinhardt thomas".
+            let words = Array(known.sorted().prefix(6))
             let count = words.count
             for mask in 1..<(1 << count) where (2...4).contains(mask.nonzeroBitCount) {
-                let key = (0..<count).filter { mask & (1 << $0) != 0 }.map { words[words.startIndex + $0] }.joined(separator: " ")
+                let key = (0..<count).filter { mask & (1 << $0) != 0 }.map { words[$0] }.joined(separator: " ")
                 if let domains = people[key], !domains.contains(where: { domain == $0 || domain.hasSuffix("." + $0) }) { return .name }
             }
         }
-        if !isOrganisation(domain) {
-            var tokens: [Token] = []
-            Text.tokens(Substring(Text.fold(displayName)), inSubject: false, into: &tokens)
-            let folded = tokens.map { String($0.text) }
-            for title in executiveTitles where folded.count >= title.count {
-                for start in 0...(folded.count - title.count) where Array(folded[start..<start + title.count]) == title { return .title }
+        if !executiveTitles.isEmpty, !isOrganisation(domain) {
+            for title in executiveTitles where tokens.count >= title.count {
+                for start in 0...(tokens.count - title.count)
+                where (0..<title.count).allSatisfy({ tokens[start + $0].text == title[$0] }) { return .title }
             }
         }
         return nil

@@ -85,10 +85,16 @@ public struct UrgencyScorer: Sendable {
     var ownThreads: Set<String>
     var ownMessageIDs: Set<String>
     let calendar: Calendar
+    /// `Rule.all`'s weights in the rule set, in the same order, and whether each is a strong event:
+    /// looked up once here rather than by id for every rule of every message.
+    let ruleWeights: [Int]
+    let ruleIsStrongEvent: [Bool]
 
     public init(ruleSet: RuleSet = .standard, preferences: UrgencyPreferences = UrgencyPreferences()) {
         self.ruleSet = ruleSet
         self.preferences = preferences
+        ruleWeights = Rule.all.map { ruleSet.weight($0.id) }
+        ruleIsStrongEvent = Rule.all.map { RuleID.strongEvents.contains($0.id) }
         let lexicon = ruleSet.lexicon
         urgencyLanguages = lexicon.urgencyLanguages
         phraseIndex = lexicon.phraseIndex
@@ -154,19 +160,19 @@ public struct UrgencyScorer: Sendable {
 
         let features = features(of: message, now: now, explain: explain)
         var fired: [FiredRule] = []
-        var firedIDs = Set<RuleID>()
-        for rule in Rule.all {
-            let weight = ruleSet.weight(rule.id)
+        var strongEvent = false
+        for (index, rule) in Rule.all.enumerated() {
+            let weight = ruleWeights[index]
             // A rule weighted 0 (or left out) is switched off.
             guard weight != 0, let evidence = rule.fires(features) else { continue }
-            firedIDs.insert(rule.id)
+            strongEvent = strongEvent || ruleIsStrongEvent[index]
             fired.append(FiredRule(id: evidence.qualifier.map { rule.id.rawValue + ":" + $0 } ?? rule.id.rawValue, weight: weight,
                                    detail: explain ? (evidence.why ?? rule.summary) : nil))
         }
 
         // Strong events are weighed against machine-mail signals instead of being vetoed by them.
         let floor = ruleSet.weight(.bulkFloor)
-        if floor < 0, !firedIDs.isDisjoint(with: RuleID.strongEvents) {
+        if floor < 0, strongEvent {
             let bulk = fired.filter { rule in RuleID.bulkRules.contains { rule.id == $0.rawValue || rule.id.hasPrefix($0.rawValue + ":") } }
                 .reduce(0) { $0 + $1.weight }
             if bulk < floor {
@@ -199,10 +205,10 @@ public struct UrgencyScorer: Sendable {
     ]
 
     /// Each stopword and the languages it belongs to, as bits in `stopwords` order: one lookup a token.
-    private static let stopwordLanguages: [Substring: UInt8] = {
-        var table: [Substring: UInt8] = [:]
+    private static let stopwordLanguages: [WordKey: UInt8] = {
+        var table: [WordKey: UInt8] = [:]
         for (index, entry) in stopwords.enumerated() {
-            for word in entry.words { table[word, default: 0] |= 1 << index }
+            for word in entry.words { table[WordKey(word), default: 0] |= 1 << index }
         }
         return table
     }()
@@ -211,7 +217,7 @@ public struct UrgencyScorer: Sendable {
     static func guessLanguage(_ tokens: [Token]) -> String {
         var counts = [Int](repeating: 0, count: stopwords.count)
         for token in tokens where !token.isNumber {
-            guard let languages = stopwordLanguages[token.text] else { continue }
+            guard let languages = stopwordLanguages[token.key] else { continue }
             for index in counts.indices where languages & (1 << index) != 0 { counts[index] += 1 }
         }
         guard let best = counts.indices.max(by: { counts[$0] < counts[$1] }), counts[best] > 0 else { return "" }
@@ -237,10 +243,16 @@ public struct UrgencyScorer: Sendable {
 
     /// The numeric zone of an RFC 5322 date ("Tue, 24 Nov 2026 09:58:12 +0100" → 3600).
     static func utcOffset(_ date: String) -> Int? {
-        guard let last = date.split(separator: " ").last(where: { $0.hasPrefix("+") || $0.hasPrefix("-") }),
-              last.count == 5, let value = Int(last.dropFirst()) else { return nil }
+        // The last space-separated word that starts with a sign, as bytes ("+0100", "-0500").
+        guard let last = date.utf8.split(separator: UInt8(ascii: " ")).last(where: { $0.first == UInt8(ascii: "+") || $0.first == UInt8(ascii: "-") }),
+              last.count == 5 else { return nil }
+        var value = 0
+        for byte in last.dropFirst() {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
         let seconds = (value / 100) * 3600 + (value % 100) * 60
-        return last.hasPrefix("-") ? -seconds : seconds
+        return last.first == UInt8(ascii: "-") ? -seconds : seconds
     }
 
     // MARK: - Rule predicates
@@ -273,9 +285,9 @@ public struct UrgencyScorer: Sendable {
     /// others send `text/calendar`; their subjects carry no date, so the invite rules stay silent).
     func isInvitation(headers: [String: String], mimeType: String?, foldedSubject folded: String) -> Bool {
         if invitationPrefixes.contains(where: { Text.hasFoldedColonPrefix(folded, $0) }) { return true }
-        let types = [mimeType, headers["content-type"], headers["content-class"]]
-            .compactMap { $0?.lowercased() }
-        return types.contains { Text.contains($0, "text/calendar") || Text.contains($0, "calendarmessage") }
+        return [mimeType, headers["content-type"], headers["content-class"]].contains { type in
+            type.map { Text.containsIgnoringASCIICase($0, "text/calendar") || Text.containsIgnoringASCIICase($0, "calendarmessage") } ?? false
+        }
     }
 
     /// The invitation's date is today in the user's zone and, when the subject gives a start time,
@@ -299,7 +311,16 @@ public struct UrgencyScorer: Sendable {
 
     /// A local part without separators, so "no-reply", "no_reply" and "noreply" compare alike.
     static func squeezed(_ local: String) -> String {
-        local.lowercased().filter { $0 != "." && $0 != "-" && $0 != "_" }
+        let utf8 = local.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return local.lowercased().filter { $0 != "." && $0 != "-" && $0 != "_" } }
+        return String(unsafeUninitializedCapacity: utf8.count) { buffer in
+            var count = 0
+            for byte in utf8 where byte != UInt8(ascii: ".") && byte != UInt8(ascii: "-") && byte != UInt8(ascii: "_") {
+                buffer[count] = byte >= 65 && byte <= 90 ? byte + 32 : byte
+                count += 1
+            }
+            return count
+        }
     }
 
     static func messageID(_ raw: String) -> String {
