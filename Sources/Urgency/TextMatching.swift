@@ -197,31 +197,34 @@ extension Text {
     /// The folded snippet up to the first quote or forward marker (searched as bytes: this runs for
     /// every message, and the markers are ASCII once folded).
     static func ownText(ofFoldedSnippet snippet: String) -> Substring {
-        let bytes = Array(snippet.utf8)
-        func find(_ pattern: [UInt8], in range: Range<Int>, last: Bool = false) -> Int? {
-            guard let first = pattern.first, range.count >= pattern.count else { return nil }
-            var found: Int?
-            var index = range.lowerBound
-            while index + pattern.count <= range.upperBound {
-                if bytes[index] == first, bytes[index..<index + pattern.count].elementsEqual(pattern) {
-                    found = index
-                    if !last { return index }
+        var copy = snippet
+        let start = copy.withUTF8 { bytes -> Int? in
+            // Where `pattern` first (or last) occurs in `range`: a byte scan for its first byte, then memcmp.
+            func find(_ pattern: [UInt8], in range: Range<Int>, last: Bool = false) -> Int? {
+                guard let first = pattern.first, range.count >= pattern.count else { return nil }
+                var found: Int?
+                var index = range.lowerBound
+                while index + pattern.count <= range.upperBound {
+                    if bytes[index] == first,
+                       pattern.withUnsafeBufferPointer({ memcmp(bytes.baseAddress! + index, $0.baseAddress!, pattern.count) == 0 }) {
+                        found = index
+                        if !last { return index }
+                    }
+                    index += 1
                 }
-                index += 1
+                return found
             }
-            return found
-        }
-        var cut = bytes.count
-        for marker in quoteMarkerBytes { if let at = find(marker, in: 0..<cut) { cut = at } }
-        guard cut < bytes.count else { return snippet[...] }
-        // Back up to the attribution's opener when it is close before the marker.
-        let window = max(0, cut - 120)
-        var start = cut
-        if window == 0, attributionOpenerBytes.contains(where: { bytes.starts(with: $0.dropFirst()) }) {
-            start = 0
-        } else {
+            var cut = bytes.count
+            for marker in quoteMarkerBytes { if let at = find(marker, in: 0..<cut) { cut = at } }
+            guard cut < bytes.count else { return nil }
+            // Back up to the attribution's opener when it is close before the marker.
+            let window = max(0, cut - 120)
+            if window == 0, attributionOpenerBytes.contains(where: { bytes.starts(with: $0.dropFirst()) }) { return 0 }
+            var start = cut
             for opener in attributionOpenerBytes { if let at = find(opener, in: window..<cut, last: true), at < start { start = at } }
+            return start
         }
+        guard let start else { return snippet[...] }
         let utf8 = snippet.utf8
         let end = utf8.index(utf8.startIndex, offsetBy: start)
         return snippet[..<(end.samePosition(in: snippet) ?? snippet.endIndex)]
@@ -261,6 +264,39 @@ struct WordKey: Hashable, Sendable {
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(digest) }
+}
+
+/// A read-only hash table of words, probed by the digest each token already carries: no hashing
+/// at lookup (Dictionary would run SipHash over the digest for every token of every message).
+struct WordTable<Value: Sendable>: Sendable {
+    private var slots: [(key: WordKey, value: Value)?]
+    private let mask: Int
+    var isEmpty: Bool { count == 0 }
+    let count: Int
+
+    init(_ pairs: [(WordKey, Value)]) {
+        var capacity = 8
+        while capacity < pairs.count * 2 { capacity *= 2 }
+        var slots = [(key: WordKey, value: Value)?](repeating: nil, count: capacity)
+        let mask = capacity - 1
+        for (key, value) in pairs {
+            var index = Int(truncatingIfNeeded: key.digest) & mask
+            while let slot = slots[index], slot.key != key { index = (index + 1) & mask }
+            slots[index] = (key, value)
+        }
+        self.slots = slots
+        self.mask = mask
+        count = pairs.count
+    }
+
+    subscript(key: WordKey) -> Value? {
+        var index = Int(truncatingIfNeeded: key.digest) & mask
+        while let slot = slots[index] {
+            if slot.key == key { return slot.value }
+            index = (index + 1) & mask
+        }
+        return nil
+    }
 }
 
 /// One token of folded text: a run of letters or a run of ASCII digits (so "14h30" is 14, h, 30 and
@@ -340,32 +376,33 @@ struct PhraseIndex: Sendable {
     /// token, so a common first word ("non", "não", "in") costs one more lookup, not a scan of every
     /// phrase it starts.
     private struct Bucket: Sendable {
-        var longer: [WordKey: [Entry]] = [:]
-        var single: [Entry] = []
+        var longer: WordTable<[Entry]>
+        var single: [Entry]
     }
-    /// Keyed by Substring so a token (a Substring of the folded text) is looked up without copying it.
-    private var byFirst: [WordKey: Bucket] = [:]
+    private let byFirst: WordTable<Bucket>
     var isEmpty: Bool { byFirst.isEmpty }
 
     /// `rank` orders languages where the caller needs a stable first (the urgency words' list order).
     init(_ lists: [(family: PhraseFamily?, language: String, rank: Int, phrases: [String])]) {
+        var single: [WordKey: [Entry]] = [:], longer: [WordKey: [WordKey: [Entry]]] = [:]
         for list in lists {
             for phrase in list.phrases {
                 let tokens = Text.tokenList(phrase).map(WordKey.init)
                 guard let first = tokens.first else { continue }
                 let entry = Entry(tokens: tokens, family: list.family, language: list.language, rank: list.rank)
-                if tokens.count == 1 { byFirst[first, default: Bucket()].single.append(entry) }
-                else { byFirst[first, default: Bucket()].longer[tokens[1], default: []].append(entry) }
+                if tokens.count == 1 { single[first, default: []].append(entry) }
+                else { longer[first, default: [:]][tokens[1], default: []].append(entry) }
             }
         }
         // Longer phrases first, so "not urgent" is seen before "urgent" where both start alike; among
         // equally long ones the order they were listed in (a stable sort: decisions never depend on it).
-        for key in byFirst.keys {
-            for second in byFirst[key]!.longer.keys {
-                byFirst[key]!.longer[second] = byFirst[key]!.longer[second]!.enumerated()
-                    .sorted { ($0.element.tokens.count, $1.offset) > ($1.element.tokens.count, $0.offset) }.map(\.element)
+        let firsts = Set(single.keys).union(longer.keys)
+        byFirst = WordTable(firsts.map { first in
+            let seconds = (longer[first] ?? [:]).map { second, entries in
+                (second, entries.enumerated().sorted { ($0.element.tokens.count, $1.offset) > ($1.element.tokens.count, $0.offset) }.map(\.element))
             }
-        }
+            return (first, Bucket(longer: WordTable(seconds), single: single[first] ?? []))
+        })
     }
 
     func matches(in tokens: [Token]) -> [Match] {

@@ -205,12 +205,12 @@ public struct UrgencyScorer: Sendable {
     ]
 
     /// Each stopword and the languages it belongs to, as bits in `stopwords` order: one lookup a token.
-    private static let stopwordLanguages: [WordKey: UInt8] = {
+    private static let stopwordLanguages: WordTable<UInt8> = {
         var table: [WordKey: UInt8] = [:]
         for (index, entry) in stopwords.enumerated() {
             for word in entry.words { table[WordKey(word), default: 0] |= 1 << index }
         }
-        return table
+        return WordTable(table.map { ($0.key, $0.value) })
     }()
 
     /// The message's main language by common words; ties and silence give "".
