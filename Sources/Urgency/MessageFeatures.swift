@@ -117,7 +117,9 @@ extension UrgencyScorer {
         }
         let labels = message.labels
         let fromHeader = headers["from"]
-        let sender = AddressList.sender(in: fromHeader).map(AddressList.canonical)
+        // The From header read once: its first mailbox is the sender, with the name it shows.
+        let fromMailbox = SenderTrust.mailboxes(in: fromHeader).first
+        let sender = fromMailbox?.1
         let subject = Text.strippingReplyPrefixes(headers["subject"] ?? "", prefixes: replyPrefixes)
 
         // Subject and the snippet's own text (quoted and forwarded parts cut off) as one token stream.
@@ -160,8 +162,7 @@ extension UrgencyScorer {
         var impersonation: SenderTrust.Finding?
         var lookalike = false
         if let sender, !userAddresses.contains(sender), !vipAddresses.contains(sender) {
-            let name = fromHeader.map { SenderTrust.mailboxes(in: $0).first?.0 ?? "" } ?? ""
-            impersonation = trust.impersonation(displayName: name, address: sender)
+            impersonation = trust.impersonation(displayName: fromMailbox?.0 ?? "", address: sender)
             lookalike = trust.isLookalike(sender)
         }
 

@@ -121,7 +121,11 @@ enum Text {
         var rest = Substring(subject)
         while true {
             let trimmed = rest.drop { $0.isWhitespace }
-            guard let colon = trimmed.firstIndex(where: { $0 == ":" || $0 == "：" }) else { return String(trimmed) }
+            // A marker is a short word ("AW", "Antwort", "Re[12]"): a colon further in ends the search
+            // without folding anything (found on the bytes: the colons are ':' and '：').
+            let utf8 = trimmed.utf8.prefix(maxMarkerBytes + 3)
+            guard let colon = utf8.indices.first(where: { utf8[$0] == UInt8(ascii: ":") || (utf8[$0] == 0xEF && trimmed.unicodeScalars[$0] == "：") })
+            else { return String(trimmed) }
             var marker = fold(String(trimmed[..<colon])).trimmingCharacters(in: .whitespaces)
             // "Re[2]" and "Re(2)": some clients count the replies.
             if let bracket = marker.firstIndex(where: { $0 == "[" || $0 == "(" }), marker.last == "]" || marker.last == ")" {
@@ -132,13 +136,23 @@ enum Text {
         }
     }
 
+    /// Longer than any reply marker with its reply count ("weiterleitung[12]" is 17 bytes).
+    static let maxMarkerBytes = 24
+
     /// True when `subject` (already stripped of reply markers) starts with `prefix` followed by a colon,
     /// compared folded and ignoring spaces before the colon ("Invitation:", French "Invitation :").
     /// The same test on an already folded subject and prefix (the scorer folds each once).
     static func hasFoldedColonPrefix(_ folded: String, _ wanted: String) -> Bool {
-        guard folded.hasPrefix(wanted) else { return false }
-        let rest = folded.dropFirst(wanted.count).drop { $0 == " " || $0 == "\u{00A0}" }
-        return rest.first == ":" || rest.first == "："
+        // On the bytes: this runs for every prefix of three lists on every message.
+        let utf8 = folded.utf8
+        guard utf8.starts(with: wanted.utf8) else { return false }
+        var rest = utf8.dropFirst(wanted.utf8.count)[...]
+        while true {
+            if rest.first == 0x20 { rest = rest.dropFirst() }
+            else if rest.starts(with: [0xC2, 0xA0]) { rest = rest.dropFirst(2) }  // no-break space
+            else { break }
+        }
+        return rest.first == UInt8(ascii: ":") || rest.starts(with: [0xEF, 0xBC, 0x9A])  // '：'
     }
 
     static func hasColonPrefix(_ subject: String, _ prefix: String) -> Bool {
@@ -157,26 +171,27 @@ extension Text {
     /// decoded here so "don&#39;t" reads as "don't" and "Einstellungen &gt; Sicherheit" as ">".
     static func decodingEntities(_ string: String) -> String {
         guard string.utf8.contains(UInt8(ascii: "&")) else { return string }
-        var out = ""
-        out.reserveCapacity(string.utf8.count)
-        var rest = Substring(string)
-        while let amp = rest.firstIndex(of: "&") {
-            out += rest[..<amp]
-            let after = rest[rest.index(after: amp)...]
-            guard let semi = after.prefix(10).firstIndex(of: ";") else { out.append("&"); rest = after; continue }
-            let name = after[..<semi]
-            var decoded: String?
+        let bytes = Array(string.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "&") else { out.append(bytes[index]); index += 1; continue }
+            // A name of at most ten characters, then ';' (names are ASCII, so bytes count alike).
+            let window = (index + 1)..<min(bytes.count, index + 11)
+            guard let semi = window.first(where: { bytes[$0] == UInt8(ascii: ";") }) else { out.append(bytes[index]); index += 1; continue }
+            let name = String(decoding: bytes[(index + 1)..<semi], as: UTF8.self)
+            let decoded: String?
             if name.hasPrefix("#x") || name.hasPrefix("#X") {
                 decoded = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
             } else if name.hasPrefix("#") {
                 decoded = UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
             } else {
-                decoded = entities[String(name)]
+                decoded = entities[name]
             }
-            if let decoded { out += decoded; rest = after[after.index(after: semi)...] } else { out.append("&"); rest = after }
+            if let decoded { out.append(contentsOf: decoded.utf8); index = semi + 1 } else { out.append(bytes[index]); index += 1 }
         }
-        out += rest
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     static let entities: [String: String] = [
@@ -269,33 +284,44 @@ struct WordKey: Hashable, Sendable {
 /// A read-only hash table of words, probed by the digest each token already carries: no hashing
 /// at lookup (Dictionary would run SipHash over the digest for every token of every message).
 struct WordTable<Value: Sendable>: Sendable {
-    private var slots: [(key: WordKey, value: Value)?]
+    /// Each slot's key digest (0: empty), probed before any key or value is touched, so a miss
+    /// copies nothing.
+    private var digests: [UInt64]
+    private var keys: [WordKey?]
+    private var values: [Value?]
     private let mask: Int
-    var isEmpty: Bool { count == 0 }
     let count: Int
+    var isEmpty: Bool { count == 0 }
 
     init(_ pairs: [(WordKey, Value)]) {
         var capacity = 8
         while capacity < pairs.count * 2 { capacity *= 2 }
-        var slots = [(key: WordKey, value: Value)?](repeating: nil, count: capacity)
-        let mask = capacity - 1
+        digests = [UInt64](repeating: 0, count: capacity)
+        keys = [WordKey?](repeating: nil, count: capacity)
+        values = [Value?](repeating: nil, count: capacity)
+        mask = capacity - 1
         for (key, value) in pairs {
-            var index = Int(truncatingIfNeeded: key.digest) & mask
-            while let slot = slots[index], slot.key != key { index = (index + 1) & mask }
-            slots[index] = (key, value)
+            let digest = Self.slotDigest(key)
+            var index = Int(truncatingIfNeeded: digest) & mask
+            while digests[index] != 0, keys[index]! != key { index = (index + 1) & mask }
+            digests[index] = digest
+            keys[index] = key
+            values[index] = value
         }
-        self.slots = slots
-        self.mask = mask
         count = pairs.count
     }
 
+    private static func slotDigest(_ key: WordKey) -> UInt64 { key.digest == 0 ? 1 : key.digest }
+
     subscript(key: WordKey) -> Value? {
-        var index = Int(truncatingIfNeeded: key.digest) & mask
-        while let slot = slots[index] {
-            if slot.key == key { return slot.value }
+        let digest = Self.slotDigest(key)
+        var index = Int(truncatingIfNeeded: digest) & mask
+        while true {
+            let found = digests[index]
+            if found == 0 { return nil }
+            if found == digest, keys[index]! == key { return values[index] }
             index = (index + 1) & mask
         }
-        return nil
     }
 }
 
@@ -375,9 +401,11 @@ struct PhraseIndex: Sendable {
     /// The phrases that start with one token: one-word phrases, and longer ones by their second
     /// token, so a common first word ("non", "não", "in") costs one more lookup, not a scan of every
     /// phrase it starts.
-    private struct Bucket: Sendable {
-        var longer: WordTable<[Entry]>
-        var single: [Entry]
+    /// A class so that a lookup hands out a reference, not copies of both lists.
+    private final class Bucket: Sendable {
+        let longer: WordTable<[Entry]>
+        let single: [Entry]
+        init(longer: WordTable<[Entry]>, single: [Entry]) { self.longer = longer; self.single = single }
     }
     private let byFirst: WordTable<Bucket>
     var isEmpty: Bool { byFirst.isEmpty }
