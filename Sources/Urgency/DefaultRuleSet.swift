@@ -19,7 +19,7 @@ extension RuleSet {
     /// that read these weights and phrases are in `Rules/`, one family per file.
     static let standardJSON = #"""
     {
-      "version": "2026-11-27.1",
+      "version": "2026-11-28.1",
       "threshold": 60,
       "quiet_hours_threshold": 90,
       "weights": {
@@ -31,49 +31,49 @@ extension RuleSet {
         "direct_to": 15,
         "own_thread_reply": 30,
         "invite_today": 50,
-        "cc_only": -15,
+        "cc_only": -5,
         "not_addressed": -5,
         "invite_not_today": -20,
         "calendar_response": -30,
         "list_unsubscribe": -30,
         "list_id": -20,
         "precedence_bulk": -25,
-        "auto_submitted": -40,
+        "auto_submitted": -20,
         "auto_reply_subject": -50,
         "noreply_sender": -30,
         "category_promotions": -50,
         "category_social": -40,
-        "category_updates": -15,
+        "category_updates": -10,
         "category_forums": -25,
         "not_in_inbox": -30,
-        "deadline_soon": 45,
-        "today_mention": 10,
+        "deadline_soon": 55,
+        "today_mention": 30,
         "decision_ask": 30,
-        "blocking": 25,
+        "blocking": 10,
         "question": 10,
         "incident": 60,
-        "security_event": 70,
+        "security_event": 75,
         "travel_disruption": 55,
-        "health_event": 55,
+        "health_event": 70,
         "child_pickup": 30,
         "meeting_moved": 40,
         "waiting_for_you": 45,
         "deadline_later": -25,
         "deadline_passed": -15,
         "negated": -60,
-        "closure": -80,
+        "closure": -90,
         "fyi": -55,
         "marketing": -30,
         "automated_notice": -25,
-        "phishing": -70,
+        "phishing": -105,
         "gift_card": -80,
         "payment_scam": -75,
         "impersonation": -100,
         "lookalike_domain": -120,
         "bulk_floor": -15,
         "work_stopped": 45,
-        "people_affected": 35,
-        "someone_here": 45,
+        "people_affected": 45,
+        "someone_here": 90,
         "money_at_risk": 30,
         "consequence": 15
       },
@@ -153,6 +153,8 @@ extension RuleSet {
       "phrases": {
         "decision_ask": [
           { "language": "en", "words": [
+            "what do i tell", "what should i tell", "what do i do",
+            "a comment from you", "request for comment", "before we publish",
             "approve", "approval", "approved by you", "sign off", "signoff", "your signature",
             "need you to sign", "please sign", "can you sign", "go/no-go", "go or no-go", "your go",
             "need your decision", "your decision", "need a decision", "decide", "your call", "need your ok",
@@ -163,23 +165,34 @@ extension RuleSet {
             "what should we do", "need to know tonight", "needs your signature", "sign-off required",
             "authorize", "authorise", "authorization", "release the payment" ] },
           { "language": "de", "words": [
+            "was sage ich ihm", "was soll ich machen",
+            "eine stellungnahme", "vor der veröffentlichung",
             "freigabe", "freigeben", "gib frei", "geben sie frei", "deine freigabe", "ihre freigabe",
             "dein go", "ihr go", "go oder no-go", "entscheiden", "entscheidung", "entscheide", "ja oder nein",
             "ja/nein", "unterschrift", "unterschreiben", "unterzeichnen", "gegenzeichnen", "zustimmung",
             "dein ok", "ihr ok", "dein okay", "grunes licht", "bestatigen", "deine antwort", "ihre antwort",
             "was sagst du", "einverstanden", "genehmigen", "genehmigung", "absegnen" ] },
           { "language": "fr", "words": [
+            "qu'est-ce que je lui dis", "je fais quoi",
+            "un commentaire de votre part", "avant publication",
             "ton accord", "votre accord", "ton feu vert", "votre feu vert", "feu vert", "valider",
             "validation", "ta validation", "votre validation", "approuver", "approbation", "decider",
             "decision", "ta decision", "votre decision", "oui ou non", "oui/non", "signer", "signature",
             "ta signature", "votre signature", "confirmer", "ton ok", "votre ok", "qu'en dis-tu", "autoriser",
             "ta reponse", "votre reponse", "tu valides", "vous validez" ] },
           { "language": "es", "words": [
+            "qué le digo", "qué hago", "cómo hago", "dime tú",
+            "un comentario suyo", "antes de publicar",
             "aprobacion", "aprobar", "apruebes", "apruebe", "tu visto bueno", "su visto bueno", "visto bueno",
             "tu ok", "tu okay", "decidir", "decidas", "decida", "si o no", "si/no", "firmar", "firmes",
             "tu firma", "su firma", "confirmar", "confirmes", "confirme", "autorizar", "autorizacion",
             "luz verde", "tu respuesta", "su respuesta", "que dices", "validar", "validacion" ] },
           { "language": "it", "words": [
+            "che gli dico", "cosa gli dico", "che le dico", "cosa le dico", "che faccio", "cosa faccio",
+            "come faccio", "dimmi tu", "mi dici tu", "mi dica lei", "lo faccio passare", "la faccio passare",
+            "ripariamo o", "o lo rifacciamo",
+            "vuole te", "chiedono di lei", "chiede un commento", "un vostro commento",
+            "un suo commento", "prima di pubblicare",
             "approvare", "approvazione", "approvi", "approvate", "può approvare", "puoi approvare",
             "potete approvare", "mi approvi", "ci approvi", "autorizzare", "autorizzazione", "autorizzi",
             "autorizzate", "può autorizzare", "puoi autorizzare", "potete autorizzare", "firmare", "firmi",
@@ -197,6 +210,8 @@ extension RuleSet {
             "bisogno di aiuto", "serve aiuto", "bisogno del tuo aiuto", "bisogno del suo aiuto",
             "ho bisogno di te", "sbloccare il pagamento", "autorizzare il pagamento" ] },
           { "language": "pt", "words": [
+            "o que lhe digo", "como faço", "diz-me tu",
+            "um comentário vosso", "um comentário seu", "antes de publicar",
             "aprovar", "aprovação", "aprovações", "aprove", "aproves", "aprovem", "aprova", "sua aprovação",
             "tua aprovação", "para aprovação", "pendente de aprovação", "aprovado por si", "aprovado por você",
             "seu aval", "teu aval", "o seu aval", "sinal verde", "dar luz verde", "seu ok", "teu ok",
@@ -220,23 +235,40 @@ extension RuleSet {
         ],
         "blocking": [
           { "language": "en", "words": [
+            "still haven't received", "have not yet received", "still missing",
+            "needs your signature", "need your signature", "must be signed by you", "only you can",
             "otherwise", "blocked", "blocking", "blocker", "waiting on you", "waiting for your",
             "before i can", "until you", "can't proceed", "cannot proceed", "we're stuck", "we are stuck",
             "is stuck", "has been stuck", "without your signature", "can't dispatch", "cannot dispatch",
             "won't release", "goes to print", "on hold until", "so we can", "so that we can", "or we lose",
             "or we miss", "cutoff", "cut-off", "deadline", "last call", "before we can" ] },
           { "language": "de", "words": [
+            "noch nicht erhalten", "fehlt noch", "fehlen noch",
+            "brauchen ihre unterschrift", "ihre unterschrift fehlt", "muss von ihnen unterschrieben",
+            "nur sie können",
             "sonst", "ansonsten", "andernfalls", "ohne das", "ohne deine", "ohne ihre", "bevor ich",
             "bevor wir", "blockiert", "wartet auf", "warten auf deine", "warten auf ihre", "damit wir",
             "frist", "fristablauf", "annahmeschluss", "hangt", "hangt an" ] },
           { "language": "fr", "words": [
+            "nous n'avons toujours pas reçu", "il manque toujours", "toujours manquant",
+            "il faut votre signature", "besoin de votre signature", "doit être signé par vous",
+            "vous seul pouvez",
             "sinon", "faute de quoi", "bloque", "bloquant", "bloquee", "sans ton", "sans votre", "sans ca",
             "avant que je", "avant de pouvoir", "pour qu'on puisse", "pour que nous puissions",
             "en attente de", "date limite", "delai", "echeance", "dernier delai" ] },
           { "language": "es", "words": [
+            "todavía no hemos recibido", "aún no hemos recibido", "todavía falta", "aún falta",
+            "necesita su firma", "necesitamos su firma", "necesitamos tu firma", "tiene que firmar",
+            "solo usted puede",
             "si no", "bloqueado", "bloqueada", "bloquea", "sin tu", "sin su", "sin eso", "antes de poder",
             "para poder", "esperando tu", "esperando su", "fecha limite", "plazo", "se nos pasa" ] },
           { "language": "it", "words": [
+            "non abbiamo ancora ricevuto", "non ci risulta ancora", "non risulta ancora", "manca ancora",
+            "mancano ancora", "ancora mancante", "ancora mancanti",
+            "va firmata da lei", "va firmato da lei", "va firmata da te", "va firmato da te",
+            "serve la tua firma", "serve la sua firma", "ci serve la tua firma", "ci serve la sua firma",
+            "vuole la firma", "vuole la sua firma", "devi firmare", "deve firmare lei", "solo tu puoi",
+            "solo lei può", "senza la firma",
             "altrimenti", "in caso contrario", "diversamente", "bloccato", "bloccata", "bloccati", "bloccate",
             "bloccante", "bloccanti", "blocca", "bloccando", "siamo bloccati", "sono bloccato",
             "sono bloccata", "in sospeso", "resta in sospeso", "fermo in attesa", "ferma in attesa",
@@ -256,6 +288,9 @@ extension RuleSet {
             "termine ultimo", "ultimo giorno utile", "a pena di", "pena la decadenza", "va in stampa",
             "chiusura ordini", "ultima chiamata", "rischiamo di perdere", "altrimenti perdiamo" ] },
           { "language": "pt", "words": [
+            "ainda não recebemos", "ainda não consta", "ainda falta", "ainda faltam",
+            "precisa da sua assinatura", "precisamos da sua assinatura", "precisa da tua assinatura",
+            "tem de assinar", "tens de assinar", "só você pode", "só o senhor pode", "só a senhora pode",
             "caso contrário", "do contrário", "senão", "bloqueados", "bloqueadas", "bloqueia", "bloqueando",
             "bloqueio", "impedimento", "impeditivo", "está parado", "está parada", "estão parados",
             "estão paradas", "tá parado", "tá parada", "ficou parado", "ficou parada", "parado", "parados",
@@ -279,6 +314,11 @@ extension RuleSet {
         ],
         "incident": [
           { "language": "en", "words": [
+            "collapsed", "collapse", "landslide", "sinkhole", "water coming through", "dripping",
+            "nobody answers", "no one is answering", "can't reach him", "can't reach her", "phone is off",
+            "listeria", "withdraw the product", "locked out",
+            "alarm", "evacuated", "evacuation", "fire brigade", "fire department", "above threshold",
+            "out of range",
             "is down", "are down", "went down", "site down", "site is down", "outage", "p1", "p0", "sev1",
             "sev 1", "sev0", "incident", "major incident", "you are on call", "you're on call", "on-call",
             "paged", "pagerduty", "production down", "prod down", "not loading", "unreachable",
@@ -294,6 +334,12 @@ extension RuleSet {
             "burst pipe", "power outage", "water shutoff", "shut off", "spill", "leaking", "gas leak",
             "smell of gas", "product recall", "batch recall", "lot recall", "do not use" ] },
           { "language": "de", "words": [
+            "es raucht", "rauchentwicklung",
+            "eingestürzt", "einsturz", "erdrutsch", "es tropft", "niemand geht ran", "niemand meldet sich",
+            "ich erreiche ihn nicht", "handy aus", "listerien",
+            "aus dem verkauf nehmen",
+            "alarm", "evakuiert", "evakuierung", "rauch", "feuerwehr", "grenzwert überschritten",
+            "außerhalb des bereichs",
             "ausgefallen", "ausfall", "storung", "totalausfall", "nicht erreichbar", "geht nicht mehr",
             "funktioniert nicht", "funktioniert nicht mehr", "abgebrochen", "p1-storung", "bereitschaft",
             "rufbereitschaft", "eskalation", "eskalationsstufe", "steht still", "stillstand", "liegt lahm",
@@ -303,6 +349,11 @@ extension RuleSet {
             "stromausfall", "kein strom", "feueralarm", "ausgelaufen", "gasgeruch", "gasleck",
             "nicht verwenden", "rückrufaktion", "produktrückruf", "chargenrückruf" ] },
           { "language": "fr", "words": [
+            "de la fumée", "il y a de la fumée",
+            "effondrement", "s'est effondré", "glissement de terrain", "ça goutte", "personne ne répond",
+            "je n'arrive pas à le joindre", "téléphone éteint", "listeria",
+            "retrait du produit", "rappel produit",
+            "alarme", "évacué", "évacuée", "évacuation", "pompiers", "hors plage", "seuil dépassé",
             "en panne", "panne", "hors service", "indisponible", "ne fonctionne plus", "ne marche plus",
             "incident majeur", "astreinte", "d'astreinte", "coupure", "interruption", "inaccessible",
             "bloque depuis", "plante", "escalade", "le site est tombe", "hors ligne", "a casse", "est casse",
@@ -311,6 +362,12 @@ extension RuleSet {
             "panne de courant", "alarme incendie", "déversement", "fuite de gaz", "odeur de gaz",
             "rappel de lot", "retrait de lot", "ne pas utiliser" ] },
           { "language": "es", "words": [
+            "sale humo", "hay humo",
+            "derrumbe", "se ha derrumbado", "desprendimiento", "socavón", "gotera", "está goteando",
+            "nadie contesta", "no consigo localizarlo", "teléfono apagado", "listeria",
+            "retirar el producto",
+            "alarma", "evacuado", "evacuada", "evacuación", "bomberos", "fuera de rango",
+            "por encima del límite",
             "caido", "caida", "se cayo", "no funciona", "no carga", "incidencia", "incidente",
             "fuera de servicio", "guardia", "de guardia", "interrupcion", "inaccesible", "sin servicio",
             "escalado", "escalada", "parada", "error critico", "caidos", "estamos caidos", "fuera de linea",
@@ -318,6 +375,21 @@ extension RuleSet {
             "corte de luz", "sin luz", "alarma de incendio", "derrame", "olor a gas", "retirada del lote",
             "no utilizar" ] },
           { "language": "it", "words": [
+            "fumo dal", "fumo dalla", "fumo nel", "fumo nella", "richiamo del prodotto", "richiamo prodotto",
+            "avviso di richiamo",
+            "frana", "smottamento", "cedimento", "avvallamento", "voragine", "crollo", "crollato", "crollata",
+            "è crollato", "è crollata", "strada interrotta",
+            "sta gocciolando", "gocciola", "infiltrazione", "infiltrazioni", "acqua dal soffitto",
+            "perdita di gas", "nessuno risponde", "non riesco a sentirlo", "non riesco a sentirla",
+            "non riesco a contattarlo", "non riesco a contattarla", "telefono spento", "irreperibile",
+            "esito non conforme", "listeria", "salmonella",
+            "ritirare il prodotto", "ritiro dalla vendita", "comunicazione di richiamo",
+            "ha bucato", "soda caustica", "è in blocco", "chiusa fuori", "chiuso fuori",
+            "chiavi dentro",
+            "allarme", "allarmi", "evacuato", "evacuata", "evacuati", "evacuazione", "esce fumo",
+            "c'è fumo", "vigili del fuoco", "pompieri", "superamento soglia", "fuori soglia",
+            "soglia superata", "fuori range", "fuori temperatura", "bassa pressione", "pressione bassa",
+            "sulla riserva", "in riserva",
             "guasto", "guasta", "guasti", "guaste", "in avaria", "avaria", "fuori servizio", "fuori uso",
             "in panne", "in tilt", "non funziona", "non funzionano", "non funzionante", "non funzionanti",
             "malfunzionamento", "malfunzionamenti", "non parte", "non si avvia", "non si accende",
@@ -353,6 +425,14 @@ extension RuleSet {
             "sta perdendo", "perde liquido", "ha urtato", "richiamo del lotto", "ritiro del lotto",
             "divieto di utilizzo" ] },
           { "language": "pt", "words": [
+            "há fumo", "sai fumo", "fumo no", "fumo na",
+            "deslizamento", "desabamento", "desabou", "derrocada", "caiu o teto", "infiltração",
+            "está a pingar", "pingando", "ninguém atende", "não consigo falar com ele",
+            "não consigo falar com ela", "telemóvel desligado", "celular desligado",
+            "listeria", "salmonela", "recolha do produto", "retirar da venda", "fechada do lado de fora",
+            "chaves lá dentro",
+            "alarmes", "evacuado", "evacuada", "evacuados", "evacuação", "fumaça", "bombeiros",
+            "acima do limite", "fora da faixa", "fora de temperatura", "pressão baixa", "na reserva",
             "fora do ar", "está fora do ar", "saiu do ar", "caídas", "está caído", "está caída",
             "sistema caiu", "servidor caiu", "site caiu", "rede caiu", "caiu o sistema", "caiu a rede",
             "caiu o servidor", "caiu a internet", "está em baixo", "estão em baixo", "foi abaixo",
@@ -396,6 +476,8 @@ extension RuleSet {
         ],
         "security": [
           { "language": "en", "words": [
+            "card suspended", "we have blocked", "we blocked", "transfer held",
+            "payment attempts", "someone logged in", "changed the iban", "changed the bank details",
             "compromised", "leaked", "leak", "breach", "hacked", "malware", "ransomware", "trojan", "virus",
             "suspicious sign-in", "suspicious login", "new sign-in", "new login", "unusual sign-in",
             "unusual activity", "fraud", "fraud alert", "fraudulent", "suspicious transaction",
@@ -411,6 +493,8 @@ extension RuleSet {
             "don't recognize", "if you did not", "if you didn't", "password was changed",
             "password has been changed", "new device", "new device registered", "sign-in from" ] },
           { "language": "de", "words": [
+            "karte vorsorglich gesperrt", "haben wir gesperrt", "überweisung angehalten",
+            "zahlungsversuche", "jemand hat sich angemeldet", "iban geändert",
             "kompromittiert", "kompromittiertes", "kompromittierter", "gehackt", "geleakt", "offengelegt",
             "trojaner", "schadsoftware", "verdachtig", "verdachtige", "verdachtiger", "verdachtiges",
             "neue anmeldung", "ungewohnliche", "ungewohnlicher", "betrug", "betrugsverdacht", "missbrauch",
@@ -421,6 +505,8 @@ extension RuleSet {
             "nicht von dir", "neuer empfanger", "nicht autorisiert", "nicht selbst veranlasst", "neues gerät",
             "passwort wurde geändert", "falls sie das nicht", "wenn sie das nicht", "anmeldung von" ] },
           { "language": "fr", "words": [
+            "carte bloquée", "carte suspendue", "nous avons bloqué", "nous avons suspendu",
+            "virement suspendu", "tentatives de paiement", "quelqu'un s'est connecté", "a changé l'iban",
             "compromis", "compromise", "pirate", "piratage", "fuite", "divulgue", "malveillant",
             "logiciel malveillant", "cheval de troie", "connexion suspecte", "nouvelle connexion",
             "activite inhabituelle", "activite suspecte", "operation suspecte", "transaction suspecte",
@@ -433,6 +519,8 @@ extension RuleSet {
             "operation non reconnue", "nouvel appareil", "mot de passe a été modifié", "si vous n'avez pas",
             "connexion depuis" ] },
           { "language": "es", "words": [
+            "tarjeta suspendida", "hemos bloqueado", "hemos suspendido",
+            "transferencia retenida", "intentos de pago", "alguien entró", "cambió el iban",
             "comprometido", "comprometida", "hackeado", "hackeada", "filtrado", "filtrada", "filtracion",
             "troyano", "inicio de sesion sospechoso", "nuevo inicio de sesion", "inicio de sesion",
             "actividad inusual", "actividad sospechosa", "cargo sospechoso", "cargo no reconocido",
@@ -444,6 +532,11 @@ extension RuleSet {
             "si no realizaste", "si no reconoce", "si no reconoces", "nuevo beneficiario", "nuevo dispositivo",
             "contraseña ha sido cambiada", "si usted no", "acceso realizado", "nuevo acceso" ] },
           { "language": "it", "words": [
+            "carta sospesa", "abbiamo bloccato", "abbiamo sospeso",
+            "bonifico sospeso", "bonifico bloccato", "operazione sospesa", "operazione bloccata",
+            "pagamento bloccato", "non riconosciuti", "non riconosciute", "tentativi di pagamento",
+            "tentativo di pagamento", "qualcuno è entrato", "ha cambiato l'iban",
+            "iban modificato", "iban cambiato",
             "compromesso", "compromessa", "compromessi", "compromesse", "violato", "violata", "violazione",
             "violazione dei dati", "data breach", "fuga di dati", "dati esposti", "hackerato", "hackerata",
             "hackerati", "attacco hacker", "attacco informatico", "cavallo di troia", "accesso sospetto",
@@ -471,6 +564,10 @@ extension RuleSet {
             "dispositivo sconosciuto", "regola di inoltro", "se non sei stato tu", "se non è stato lei",
             "accesso effettuato", "effettuato un accesso" ] },
           { "language": "pt", "words": [
+            "cartão suspenso", "bloqueámos", "bloqueamos o seu", "suspendemos",
+            "transferência suspensa", "transferência bloqueada", "pagamento bloqueado",
+            "tentativas de pagamento", "tentativa de pagamento", "alguém entrou", "alterou o iban",
+            "iban alterado",
             "invadido", "invadida", "conta invadida", "hackeados", "pirateado", "pirateada", "ciberataque",
             "ataque informático", "ataque cibernético", "ataque hacker", "vazado", "vazada", "vazados",
             "vazadas", "vazamento de dados", "fuga de dados", "fuga de informação", "violação de dados",
@@ -520,6 +617,7 @@ extension RuleSet {
         ],
         "negated": [
           { "language": "en", "words": [
+            "no need to reply", "no need to respond", "don't need to reply",
             "not urgent", "nothing urgent", "no rush", "no hurry", "no need to hurry", "not in a hurry",
             "no pressure", "whenever you get a chance", "whenever you have a moment", "whenever you can",
             "when you get a chance", "when you have a moment", "when you have time", "at your convenience",
@@ -527,12 +625,14 @@ extension RuleSet {
             "not time-sensitive", "no worries if not", "if not, no worries", "no stress", "next week is fine",
             "no deadline", "take your time", "not a priority", "not pressing", "no urgency" ] },
           { "language": "de", "words": [
+            "du musst nicht antworten", "keine antwort nötig",
             "nicht dringend", "kein stress", "keine eile", "keine hektik", "eilt nicht",
             "eilt uberhaupt nicht", "hat zeit", "hat keine eile", "bei gelegenheit", "wenn du zeit hast",
             "wenn sie zeit haben", "wenn du mal zeit hast", "kann warten", "das kann warten", "in ruhe",
             "ganz entspannt", "entspannt", "ohne zeitdruck", "kein zeitdruck", "irgendwann", "gelegentlich",
             "keine prioritat", "nicht eilig", "muss nicht heute", "nicht heute" ] },
           { "language": "fr", "words": [
+            "pas besoin de répondre", "inutile de répondre",
             "pas urgent", "rien d'urgent", "pas d'urgence", "aucune urgence", "sans urgence", "pas presse",
             "rien ne presse", "ca peut attendre", "cela peut attendre", "peut attendre", "quand tu peux",
             "quand vous pouvez", "quand tu auras le temps", "quand vous aurez le temps", "a l'occasion",
@@ -540,11 +640,14 @@ extension RuleSet {
             "aucune pression", "sinon pas grave", "pas grave", "tranquillement", "a ta convenance",
             "a votre convenance", "pas pour aujourd'hui" ] },
           { "language": "es", "words": [
+            "no hace falta que respondas", "no hace falta responder",
             "no es urgente", "nada urgente", "sin prisa", "sin prisas", "no hay prisa", "sin urgencia",
             "no corre prisa", "puede esperar", "cuando puedas", "cuando pueda", "cuando tengas un momento",
             "cuando tengas tiempo", "con calma", "tranquilo", "tranquila", "sin presion", "sin agobios",
             "si no, no pasa nada", "no pasa nada", "tomate tu tiempo", "no te preocupes", "no corre" ] },
           { "language": "it", "words": [
+            "non serve che mi rispondi", "non serve che rispondi", "non serve rispondere",
+            "non c'è bisogno di rispondere", "non serve che mi risponda",
             "non urgente", "non è urgente", "non urgentissimo", "niente di urgente", "nulla di urgente",
             "nessuna urgenza", "senza urgenza", "non è un'urgenza", "non c'è fretta", "nessuna fretta",
             "senza fretta", "non c'è premura", "nessuna premura", "con tutta calma", "fai con calma",
@@ -559,6 +662,7 @@ extension RuleSet {
             "non serve subito", "non serve oggi", "non è per oggi", "non per oggi", "se no pazienza",
             "nessun problema se" ] },
           { "language": "pt", "words": [
+            "não precisa responder", "não precisas de responder", "não é preciso responder",
             "não é urgente", "não urgente", "sem urgência", "nenhuma urgência", "sem pressa", "sem pressas",
             "não há pressa", "não tem pressa", "não tenho pressa", "nenhuma pressa", "pode esperar",
             "isto pode esperar", "isso pode esperar", "pode ficar para depois", "fica para depois",
@@ -574,6 +678,7 @@ extension RuleSet {
         ],
         "closure": [
           { "language": "en", "words": [
+            "alarm cleared", "back within range", "values normal",
             "resolved", "fixed", "all clear", "back up", "back online", "back to normal", "working again",
             "restored", "ticket closed", "issue closed", "incident closed", "case closed", "closing this",
             "closing the incident", "mitigated", "recovered", "sorted", "taken care of", "no longer",
@@ -583,23 +688,28 @@ extension RuleSet {
             "i'll grab her", "i've got it covered", "running again", "restarted", "i'll get him",
             "i'll pick him up", "i'll pick her up", "i'll pick them up", "i'll get them" ] },
           { "language": "de", "words": [
+            "alarm beendet", "wieder im normalbereich", "wieder normal", "werte normal",
             "behoben", "erledigt", "geklart", "gelost", "entwarnung", "lauft wieder", "laufen wieder",
             "funktioniert wieder", "wieder online", "wiederhergestellt", "ticket geschlossen",
             "vorfall geschlossen", "storung geschlossen", "hat sich erledigt", "vom tisch",
             "kein handlungsbedarf", "fehlalarm", "bitte ignorieren", "ignorieren", "abgeschlossen",
             "wieder da", "ist durch", "nachbetrachtung", "ich kummere mich darum", "ich kummere mich drum" ] },
           { "language": "fr", "words": [
+            "rentré dans l'ordre", "alarme close", "retour à la normale", "valeurs normales",
             "resolu", "resolue", "regle", "reglee", "corrige", "corrigee", "retabli", "retablie",
             "fonctionne a nouveau", "fonctionne de nouveau", "remis en service", "ticket clos",
             "incident clos", "ticket cloture", "incident cloture", "fausse alerte", "c'est bon", "c'est regle",
             "plus besoin", "ne tenez pas compte", "ignorez", "tout est rentre dans l'ordre", "je m'en occupe",
             "je m'en charge" ] },
           { "language": "es", "words": [
+            "normalizado", "normalizada", "alarma cerrada", "vuelve a la normalidad", "valores normales",
             "solucionado", "solucionada", "resuelto", "resuelta", "arreglado", "arreglada", "restablecido",
             "restablecida", "ya funciona", "funciona de nuevo", "vuelve a funcionar", "ticket cerrado",
             "incidencia cerrada", "incidente cerrado", "caso cerrado", "falsa alarma", "ignora", "ignorad",
             "olvidalo", "todo en orden", "normalidad", "yo me encargo", "yo me ocupo" ] },
           { "language": "it", "words": [
+            "rientrato", "rientrata", "rientrati", "rientrate", "tutto rientrato", "tornato nella norma",
+            "tornata nella norma", "tornati nella norma", "valori nella norma",
             "risolto", "risolta", "risolti", "risolte", "sistemato", "sistemata", "sistemati", "sistemate",
             "riparato", "riparata", "riparati", "ripristinato", "ripristinata", "ripristinati", "ripristinate",
             "sbloccato", "sbloccata", "sbloccati", "sbloccate", "riattivato", "riattivata",
@@ -611,11 +721,12 @@ extension RuleSet {
             "allarme rientrato", "emergenza rientrata", "situazione rientrata", "falso allarme",
             "ticket chiuso", "incidente chiuso", "segnalazione chiusa", "caso chiuso", "chiudo il ticket",
             "chiudiamo il ticket", "lascia perdere", "lasciate perdere", "lasci perdere", "non importa più",
-            "non serve più", "non più necessario", "non è più necessario", "ignori", "ignorate", "ignorare",
+            "non serve più", "non più necessario", "non è più necessario", "ignori", "ignorate",
             "ci penso io", "me ne occupo io", "me ne occupo", "ci pensiamo noi", "vado io", "ci vado io",
             "passo io", "lo prendo io", "la prendo io", "li prendo io", "ripartita", "ripartito", "ripartiti",
             "ripartite", "andata via", "è passata", "è passato" ] },
           { "language": "pt", "words": [
+            "alarme encerrado", "valores normais",
             "resolvido", "resolvida", "resolvidos", "resolvidas", "tudo resolvido", "solucionados",
             "solucionadas", "corrigido", "corrigida", "corrigidos", "corrigidas", "reparado", "reparada",
             "consertado", "consertada", "já funciona", "já está a funcionar", "já está funcionando",
@@ -781,6 +892,7 @@ extension RuleSet {
         ],
         "phishing": [
           { "language": "en", "words": [
+            "verification portal", "verify your details",
             "verify your account", "verify your identity", "confirm your identity", "confirm your account",
             "validate your account", "mailbox is full", "mailbox full", "storage limit", "mailbox quota",
             "account will be suspended", "account will be closed", "account has been restricted",
@@ -793,6 +905,7 @@ extension RuleSet {
             "update your bank details", "confirm your password", "via the link below", "using the link below",
             "confirm your payment details", "confirm your payment information", "account will be deactivated" ] },
           { "language": "de", "words": [
+            "bestätigen sie ihre zugangsdaten", "verifizierungsportal", "überprüfen sie ihre daten",
             "verifizieren sie", "bestatigen sie ihr konto", "bestatigen sie ihre identitat",
             "identitat bestatigen", "postfach ist voll", "postfach voll", "speicherlimit", "speicherplatz",
             "vorubergehend eingeschrankt", "eingeschrankt", "konto wurde gesperrt",
@@ -802,6 +915,7 @@ extension RuleSet {
             "wird deaktiviert", "passwort bestatigen", "konto wird gesperrt", "zugang wird gesperrt",
             "postfach wird gesperrt" ] },
           { "language": "fr", "words": [
+            "portail de vérification", "vérifiez vos données",
             "verifiez votre compte", "verifier votre compte", "confirmez votre identite",
             "confirmer votre identite", "boite de reception pleine", "boite pleine",
             "votre compte sera suspendu", "compte suspendu", "temporairement restreint",
@@ -810,6 +924,7 @@ extension RuleSet {
             "via le lien suivant", "via le lien ci-dessous", "quota depasse", "quota de stockage",
             "quota atteint", "compte sera désactivé" ] },
           { "language": "es", "words": [
+            "portal de verificación", "verifique sus datos",
             "verifica tu cuenta", "verifique su cuenta", "confirma tu identidad", "confirme su identidad",
             "buzon lleno", "limite de almacenamiento", "cuenta sera suspendida", "cuenta suspendida",
             "temporalmente restringida", "temporalmente suspendida", "actualiza tus datos",
@@ -817,6 +932,10 @@ extension RuleSet {
             "en las proximas 24 horas", "reactivar", "confirme sus credenciales", "confirma tus credenciales",
             "a traves del siguiente enlace", "en el siguiente enlace", "cuenta será desactivada" ] },
           { "language": "it", "words": [
+            "confermi le credenziali", "confermare le credenziali", "conferma le credenziali",
+            "inserisca le credenziali", "inserisci le credenziali", "portale di verifica",
+            "verifichi i suoi dati", "verifica i tuoi dati", "verificare i suoi dati",
+            "verificare i tuoi dati",
             "verifica il tuo account", "verifichi il suo account", "verifica account",
             "conferma il tuo account", "confermi il suo account", "convalida il tuo account",
             "verifica la tua identità", "verifichi la sua identità", "conferma la tua identità",
@@ -836,6 +955,7 @@ extension RuleSet {
             "pacco in giacenza", "diritto a un rimborso", "rimborso disponibile", "account sarà sospeso",
             "conto sarà sospeso", "casella sarà sospesa", "accesso sarà sospeso" ] },
           { "language": "pt", "words": [
+            "confirme as credenciais", "portal de verificação", "verifique os seus dados",
             "verifique a sua conta", "verifique sua conta", "verifica a tua conta", "verificar a sua conta",
             "verificar sua conta", "confirme a sua identidade", "confirme sua identidade",
             "confirma a tua identidade", "verifique a sua identidade", "verifique sua identidade",
@@ -946,7 +1066,8 @@ extension RuleSet {
         ],
         "health": [
           { "language": "en", "words": [
-            "fever", "temperature of", "hospital", "emergency room", "a&e", "ambulance", "paramedics", "fell",
+            "stomach ache", "tummy ache",
+            "fever", "hospital", "emergency room", "a&e", "ambulance", "paramedics", "fell",
             "had a fall", "injured", "injury", "accident", "broke his", "broke her", "broken arm",
             "broken leg", "allergic reaction", "seizure", "unconscious", "vomiting", "threw up", "stroke",
             "heart attack", "bleeding", "stitches", "concussion", "sent home sick", "is sick", "feels sick",
@@ -954,23 +1075,29 @@ extension RuleSet {
             "can't breathe", "passed out", "fainted", "collapsed", "temp is", "high temperature", "been sick",
             "being sick", "throwing up", "is hurt", "got hurt", "swelling" ] },
           { "language": "de", "words": [
+            "bauchschmerzen", "kopfschmerzen", "erhöhte temperatur",
             "fieber", "krankenhaus", "klinik", "klinikum", "notaufnahme", "rettungswagen", "notarzt",
             "krankenwagen", "gesturzt", "sturz", "hingefallen", "verletzt", "verletzung", "unfall",
             "gebrochen", "allergische reaktion", "bewusstlos", "erbrochen", "ubergeben", "schlaganfall",
             "herzinfarkt", "blutet", "genaht", "gehirnerschutterung", "brustschmerzen", "zusammengebrochen",
             "ohnmachtig", "kollabiert", "hat sich übergeben" ] },
           { "language": "fr", "words": [
+            "mal au ventre", "fébrile", "douleur à la poitrine",
+           
             "fievre", "de la fievre", "hopital", "urgences", "aux urgences", "samu", "pompiers", "chute",
             "blesse", "blessee", "blessure", "fracture", "reaction allergique", "malaise", "inconscient",
             "vomi", "vomissements", "avc", "crise cardiaque", "saigne", "points de suture", "infirmerie",
             "est tombee", "est tombe dans", "a chute", "douleur thoracique", "douleurs thoraciques",
             "s'est evanoui", "s'est evanouie", "a vomi", "vomit", "est tombé" ] },
           { "language": "es", "words": [
+            "dolor de tripa", "febrícula",
             "fiebre", "urgencias", "ambulancia", "se cayo", "herido", "herida", "accidente", "fractura",
             "reaccion alergica", "desmayo", "se ha desmayado", "inconsciente", "vomitado", "vomitando",
             "ictus", "infarto", "sangra", "enfermeria", "ha tenido una caida", "se ha roto", "se cayo por",
             "dolor en el pecho", "desmayada", "desmayado", "ha vomitado", "se desmayó", "se ha caído" ] },
           { "language": "it", "words": [
+            "mal di pancia", "linee di febbre", "febbricola", "temperatura rilevata",
+            "dolore al torace", "dolore forte",
             "febbre", "febbre alta", "ospedale", "in ospedale", "pronto soccorso", "ambulanza", "il 118",
             "al 118", "guardia medica", "codice rosso", "è caduto", "è caduta", "brutta caduta",
             "si è fatto male", "si è fatta male", "battuto la testa", "ferito", "ferita", "feriti",
@@ -986,6 +1113,8 @@ extension RuleSet {
             "è mancato", "è mancata", "venuto a mancare", "venuta a mancare", "è morto", "è morta", "deceduto",
             "deceduta", "decesso", "ci ha lasciati", "infermeria", "sta vomitando", "è svenuto", "è svenuta" ] },
           { "language": "pt", "words": [
+            "dor de barriga", "febrícula", "temperatura medida",
+           
             "febre", "com febre", "tem febre", "febre alta", "temperatura de", "no hospital", "nas urgências",
             "na urgência", "às urgências", "pronto socorro", "pronto atendimento", "upa", "inem", "bombeiros",
             "paramédicos", "caiu da", "caiu de", "teve uma queda", "levou uma queda", "sofreu uma queda",
@@ -1138,20 +1267,26 @@ extension RuleSet {
         ],
         "meeting_change": [
           { "language": "en", "words": [
+            "moved up to today", "brought forward to today", "today instead of",
             "moved to", "moved up", "moved it to", "rescheduled to", "rescheduled for", "pushed to",
             "brought forward", "pulled forward", "now at", "now starts", "new time", "changed to",
             "instead of", "has been moved", "is now today", "today instead" ] },
           { "language": "de", "words": [
+            "auf heute vorgezogen",
             "vorgezogen", "verschoben auf", "verlegt auf", "verlegt", "jetzt um", "neuer termin",
             "neue uhrzeit", "statt", "anstatt", "stattdessen", "geandert", "vorverlegt", "heute statt" ] },
           { "language": "fr", "words": [
+            "avancé à aujourd'hui", "avancée à aujourd'hui", "aujourd'hui et non",
             "avance", "avancee", "deplace a", "deplacee a", "decale a", "decalee a", "reporte a",
             "maintenant a", "nouvel horaire", "nouvelle heure", "au lieu de", "modifie", "modifiee" ] },
           { "language": "es", "words": [
+            "adelantado a hoy", "adelantada a hoy", "hoy y no",
             "adelantado", "adelantada", "adelantamos", "movido a", "movida a", "cambiado a", "cambiada a",
             "trasladado", "trasladada", "ahora a las", "nuevo horario", "nueva hora", "en lugar de",
             "en vez de", "modificado" ] },
           { "language": "it", "words": [
+            "ha spostato tutto", "lo fa oggi", "la fa oggi", "anticipato a oggi", "anticipata a oggi",
+            "anticipato ad oggi", "viene anticipato", "viene anticipata", "oggi e non",
             "spostato a", "spostata a", "spostati a", "spostate a", "spostato alle", "spostata alle",
             "spostiamo a", "spostiamo alle", "stato spostato", "stata spostata", "anticipato", "anticipata",
             "anticipati", "anticipiamo", "posticipato", "posticipata", "posticipiamo", "rimandato",
@@ -1160,6 +1295,7 @@ extension RuleSet {
             "adesso alle", "invece di", "invece che", "al posto di", "oggi invece", "orario modificato",
             "orario cambiato", "cambio di programma" ] },
           { "language": "pt", "words": [
+            "antecipado para hoje", "antecipada para hoje", "hoje e não",
             "passou para", "passa para", "mudou para", "muda para", "mudado para", "mudada para",
             "alterado para", "alterada para", "remarcado para", "remarcada para", "reagendado para",
             "reagendada para", "adiado para", "adiada para", "transferido para", "transferida para",
@@ -2133,6 +2269,8 @@ extension RuleSet {
         ],
         "someone_here": [
           { "language": "en", "words": [
+            "at your warehouse", "at your depot", "gate is closed", "door is locked",
+            "the driver is here",
             "at reception", "in reception", "at the reception", "in the lobby", "at the front desk",
             "at front desk", "at the gate", "at the gatehouse", "at the barrier", "downstairs",
             "waiting downstairs", "at the door", "at your door", "at the front door", "at the entrance",
@@ -2145,6 +2283,8 @@ extension RuleSet {
             "ringing the bell", "ringing the doorbell", "knocking", "let him in", "let her in", "let them in",
             "sign for it", "at the counter", "in the waiting room", "on the ward" ] },
           { "language": "de", "words": [
+            "vor ihrem lager", "tor geschlossen", "an der klingel",
+            "der kurier ist da", "der fahrer ist da", "der techniker ist da",
             "am empfang", "im empfang", "an der rezeption", "an der anmeldung", "am eingang",
             "am haupteingang", "am hintereingang", "im foyer", "in der lobby", "in der eingangshalle",
             "an der pforte", "am tor", "am werkstor", "an der schranke", "an der tür", "vor der tür",
@@ -2157,6 +2297,8 @@ extension RuleSet {
             "will zu ihnen", "will zu dir", "reinlassen", "lass ihn rein", "lass sie rein", "an der theke",
             "am tresen", "an der kasse", "im wartezimmer", "im wartebereich", "auf station" ] },
           { "language": "fr", "words": [
+            "devant votre entrepôt", "portail fermé", "à l'interphone",
+            "au comptoir",
             "à l'accueil", "à la réception", "dans le hall", "dans l'entrée", "à l'entrée", "à la porte",
             "devant la porte", "devant l'entrée", "à la barrière", "au portail", "à la grille",
             "au poste de garde", "au poste de sécurité", "au quai", "au quai de chargement", "sur le parking",
@@ -2170,6 +2312,8 @@ extension RuleSet {
             "ouvrir la porte", "en salle d'attente", "dans la salle d'attente", "à l'entrée principale",
             "dans le service" ] },
           { "language": "es", "words": [
+            "en vuestro almacén", "en su almacén", "portón cerrado", "puerta cerrada",
+            "en el mostrador", "está aquí el mensajero", "está aquí el técnico",
             "en recepción", "en la recepción", "en el vestíbulo", "en el hall", "en la entrada",
             "en la puerta", "en portería", "en la portería", "en conserjería", "en la garita", "en la barrera",
             "en el muelle", "en el parking", "en el estacionamiento", "está abajo", "te espera abajo",
@@ -2182,6 +2326,14 @@ extension RuleSet {
             "dejarla entrar", "hacerle pasar", "muelle de carga", "en la sala de espera",
             "en la entrada principal", "en planta" ] },
           { "language": "it", "words": [
+            "presso il vostro deposito", "presso il vostro magazzino", "presso la vostra sede",
+            "davanti alla baia", "davanti al portone", "davanti al cancello", "portone chiuso",
+            "cancello chiuso", "il campanello non funziona", "al citofono",
+            "in accettazione", "all'accettazione", "allo sportello", "al bancone", "al piano terra",
+            "c'è il corriere", "c'è un corriere", "c'è il fattorino", "c'è il tecnico", "c'è un tecnico",
+            "c'è l'autista", "c'è un autista", "c'è il fornitore", "c'è l'ispettore", "c'è un ispettore",
+            "c'è un signore", "c'è una signora", "ci sono i vigili", "c'è la polizia",
+            "ci sono i carabinieri", "c'è la guardia di finanza", "ci sono i nas",
             "alla reception", "all'ingresso", "all'entrata", "in portineria", "alla portineria", "nella hall",
             "nell'atrio", "in atrio", "al cancello", "alla sbarra", "alla guardiola", "in guardiola",
             "alla porta", "davanti alla porta", "al portone", "alla baia di carico", "in parcheggio",
@@ -2196,6 +2348,11 @@ extension RuleSet {
             "fatti accomodare", "fatto accomodare", "fatta accomodare", "in reparto", "in corsia",
             "all'ingresso principale" ] },
           { "language": "pt", "words": [
+            "no vosso armazém", "no vosso depósito", "portão fechado", "à campainha",
+            "no balcão", "no atendimento", "está cá o", "está cá a", "está aqui o estafeta",
+            "o estafeta está", "o entregador está", "o motoboy está", "o motorista está", "tem um entregador",
+            "tem um técnico", "está aqui a polícia", "está cá a polícia", "está aqui a fiscalização",
+            "a fiscalização está",
             "na receção", "na recepção", "na portaria", "no lobby", "no hall", "no átrio", "na entrada",
             "à entrada", "na porta", "à porta", "no portão", "na cancela", "na guarita", "no cais", "na doca",
             "no estacionamento", "lá embaixo", "lá em baixo", "está embaixo", "está lá embaixo",
@@ -2210,6 +2367,7 @@ extension RuleSet {
         ],
         "money_consequence": [
           { "language": "en", "words": [
+            "was not executed", "no funds",
             "will bounce", "bounced", "cheque bounced", "check bounced", "payment bounced", "returned unpaid",
             "returned payment", "direct debit returned", "overdraft", "overdrawn", "overdraft fee", "late fee",
             "late fees", "late payment fee", "late charge", "penalty", "penalties", "penalty interest",
@@ -2224,6 +2382,7 @@ extension RuleSet {
             "payment was rejected", "debit failed", "held your payment", "payment held", "payment on hold",
             "payment is on hold" ] },
           { "language": "de", "words": [
+            "nicht ausgeführt",
             "platzt", "wird platzen", "geplatzt", "rücklastschrift", "lastschrift zurück", "zurückgebucht",
             "rückbuchung", "nicht eingelöst", "mangels deckung", "keine deckung", "ungedeckt", "nicht gedeckt",
             "konto überzogen", "überziehung", "dispokredit", "überziehungszinsen", "mahngebühr",
@@ -2238,6 +2397,7 @@ extension RuleSet {
             "zahlung fehlgeschlagen", "lastschrift zurückgegeben", "lastschrift geplatzt",
             "zahlung angehalten", "zahlung zurückgehalten" ] },
           { "language": "fr", "words": [
+            "n'a pas été exécuté", "défaut de provision",
             "rejeté", "rejetée", "prélèvement rejeté", "chèque rejeté", "chèque impayé", "impayé", "impayés",
             "impayée", "rejet de prélèvement", "sans provision", "chèque sans provision",
             "provision insuffisante", "solde insuffisant", "fonds insuffisants", "à découvert", "agios",
@@ -2251,6 +2411,7 @@ extension RuleSet {
             "frais d'immobilisation", "découvert bancaire", "autorisation de découvert", "saisie sur salaire",
             "saisie conservatoire", "paiement rejeté", "virement rejeté", "paiement bloqué", "paiement suspendu" ] },
           { "language": "es", "words": [
+            "no se ha ejecutado", "falta de fondos", "pendiente de pago",
             "rebotado", "rebotada", "rebotará", "va a rebotar", "recibo devuelto", "cargo devuelto",
             "domiciliación devuelta", "cheque sin fondos", "sin fondos", "fondos insuficientes",
             "saldo insuficiente", "en descubierto", "números rojos", "sobregiro", "recargo", "recargos",
@@ -2264,6 +2425,8 @@ extension RuleSet {
             "límite superado", "orden de embargo", "embargo de cuentas", "pago denegado", "recibo rechazado",
             "pago devuelto", "transferencia rechazada", "pago retenido", "pago bloqueado" ] },
           { "language": "it", "words": [
+            "non è stato eseguito", "addebito non eseguito", "mancata copertura", "ancora insoluta",
+            "insoluta", "non ha copertura",
             "respinto", "respinta", "respinti", "rid insoluto", "rid respinto", "assegno scoperto",
             "assegno protestato", "protestato", "protesto", "insoluto", "insoluti", "conto scoperto",
             "sconfinamento", "fondi insufficienti", "saldo insufficiente", "disponibilità insufficiente",
@@ -2278,6 +2441,7 @@ extension RuleSet {
             "bonifico non è passato", "bonifico respinto", "pagamento respinto",
             "pagamento non andato a buon fine", "addebito respinto", "pagamento bloccato", "pagamento sospeso" ] },
           { "language": "pt", "words": [
+            "não foi executado", "falta de provisão", "sem provisão", "por liquidar",
             "cheque voltou", "cheque devolvido", "cheque sem fundos", "sem fundos", "sem saldo",
             "fundos insuficientes", "débito devolvido", "boleto vencido", "em atraso", "juros de mora",
             "coima", "coimas", "penalização", "penalidade", "multa contratual", "cheque especial",
@@ -2362,32 +2526,50 @@ extension RuleSet {
         ],
         "arrival": [
           { "language": "en", "words": [
+            "is outside", "is at the gate", "is standing at",
+            "courier is here", "the driver is here", "technician is here",
             "waiting", "is waiting", "are waiting", "has arrived", "have arrived", "arrived", "just arrived",
             "is here", "are here", "showed up", "turned up", "standing", "is standing", "are standing",
             "came in", "walked in", "is at", "are at", "is on site", "are on site", "here",
             "wants to speak to you", "want to speak to you", "asking for you", "won't let me in",
             "can't get in", "let me in" ] },
           { "language": "de", "words": [
+            "steht vor", "befindet sich",
+            "der kurier ist da", "der fahrer ist da", "der techniker ist da",
             "wartet", "warten", "ist da", "sind da", "ist hier", "sind hier", "angekommen", "eingetroffen",
             "steht", "stehen", "ist gekommen", "sind gekommen", "ist vor ort", "sind vor ort", "hier",
             "will dich sprechen", "wollen dich sprechen", "fragt nach dir", "komme nicht rein" ] },
           { "language": "fr", "words": [
+            "est devant", "se trouve à",
+            "le livreur est là", "le coursier est là", "le technicien est là",
             "attend", "attendent", "vous attend", "t attend", "est arrivé", "est arrivée", "sont arrivés",
             "sont arrivées", "arrivé", "arrivée", "est là", "sont là", "est ici", "sont ici", "patiente",
             "patientent", "sont sur place", "est sur place", "ici", "veut te parler", "veulent vous parler",
             "demande à vous voir", "me laisse pas entrer" ] },
           { "language": "es", "words": [
+            "está delante", "se encuentra en",
+            "está aquí el mensajero", "el mensajero está", "el repartidor está", "está aquí el técnico",
             "espera", "esperan", "esperando", "está esperando", "ha llegado", "han llegado", "llegó",
             "llegaron", "está aquí", "están aquí", "está abajo", "ha venido", "han venido", "está en",
             "están en", "en el local", "aquí", "quiere hablar contigo", "quieren hablar con usted",
             "pregunta por ti", "no me dejan entrar" ] },
           { "language": "it", "words": [
+            "è davanti", "sono davanti", "è presso", "si trova presso", "è al cancello", "è alla baia",
+            "è fuori dal",
+            "c'è il corriere", "c'è un corriere", "c'è il fattorino", "c'è il tecnico", "c'è un tecnico",
+            "c'è l'autista", "c'è un autista", "c'è il fornitore", "c'è l'ispettore", "c'è un ispettore",
+            "c'è un signore", "c'è una signora", "ci sono i vigili", "c'è la polizia",
+            "ci sono i carabinieri", "c'è la guardia di finanza", "ci sono i nas",
             "aspetta", "aspettano", "aspettando", "sta aspettando", "stanno aspettando", "in attesa",
             "è arrivato", "è arrivata", "sono arrivati", "sono arrivate", "arrivato", "arrivata", "è qui",
             "sono qui", "è giù", "sono giù", "è sul posto", "fatto accomodare", "fatta accomodare",
             "sono sul posto", "qui", "è al", "sono al", "vogliono parlare con te", "vuole parlare con te",
             "vogliono parlarti", "chiede di te", "chiedono di te" ] },
           { "language": "pt", "words": [
+            "está à frente", "está junto ao", "encontra-se no", "encontra-se na",
+            "está cá o", "está cá a", "está aqui o estafeta", "o estafeta está", "o entregador está",
+            "o motoboy está", "o motorista está", "tem um entregador", "tem um técnico",
+            "está aqui a polícia", "está cá a polícia", "está aqui a fiscalização", "a fiscalização está",
             "esperam", "à espera", "aguarda", "aguardam", "aguardando", "chegou", "chegaram", "estão aqui",
             "já chegou", "está lá embaixo", "está lá em baixo", "estão no local", "está no local", "está na",
             "estão na", "quer falar contigo", "querem falar com você", "pergunta por si", "não me deixam entrar" ] }
