@@ -10,7 +10,7 @@ struct Lexicon: Sendable {
     /// lookup per token of a message.
     let phraseIndex: PhraseIndex
     let urgencyLanguages: [String]
-    let negators: Set<Substring>
+    let negators: WordTable<Bool>
     let timeReader: TimeReader
     let replyPrefixes: Set<String>
     let invitationPrefixes: [String], calendarResponsePrefixes: [String], autoReplyPrefixes: [String]
@@ -22,7 +22,7 @@ struct Lexicon: Sendable {
             // In the families' declared order, not the dictionary's (which changes from run to run):
             // where two phrases tie, the same one wins every time.
             + PhraseFamily.allCases.flatMap { family in (ruleSet.phrases[family] ?? []).map { (family, $0.language, 0, $0.words) } })
-        negators = Set((ruleSet.phrases[.negator] ?? []).flatMap(\.words).compactMap { Text.tokenList($0).last.map { Substring($0) } })
+        negators = WordTable(Set((ruleSet.phrases[.negator] ?? []).flatMap(\.words).compactMap { Text.tokenList($0).last }).map { (WordKey($0), true) })
         timeReader = TimeReader(ruleSet: ruleSet)
         replyPrefixes = Set(ruleSet.replyPrefixes.map { Text.fold($0).trimmingCharacters(in: .whitespaces) })
         invitationPrefixes = ruleSet.invitationPrefixes.map(Text.fold)

@@ -38,7 +38,7 @@ struct MessageFeatures {
     fileprivate(set) var urgencyWords: [PhraseIndex.Match]
     /// Matches of every phrase family, in match order.
     let matches: [PhraseIndex.Match]
-    let negators: Set<Substring>
+    let negators: WordTable<Bool>
     let keywordHit: Bool
 
     // Time.
@@ -88,7 +88,7 @@ struct MessageFeatures {
     func negated(_ match: PhraseIndex.Match) -> Bool {
         for back in 1...2 where match.start - back >= 0 {
             let token = tokens[match.start - back]
-            if negators.contains(token.text) { return true }
+            if negators[token.key] != nil { return true }
             if token.newSentence { break }
         }
         return false

@@ -84,23 +84,28 @@ struct TimeReader: Sendable {
         "york": "America/New_York",
     ]
 
-    let single: [PhraseFamily: Set<Substring>]
+    /// One-word members of the families the reader checks next to a number, each word with the
+    /// families it belongs to as bits (in `singleFamilies` order): one lookup a token.
+    let single: WordTable<UInt8>
+    static let singleFamilies: [PhraseFamily] = [.since, .ago, .within, .minutes, .hours]
 
     init(ruleSet: RuleSet) {
-        // One-word members of the families the reader checks next to a number.
-        var single: [PhraseFamily: Set<Substring>] = [:]
-        for family in [PhraseFamily.since, .ago, .within, .minutes, .hours] {
+        var single: [WordKey: UInt8] = [:]
+        for (bit, family) in Self.singleFamilies.enumerated() {
             for list in ruleSet.phrases[family] ?? [] {
                 for phrase in list.words {
                     let tokens = Text.tokenList(phrase)
-                    if tokens.count == 1 { single[family, default: []].insert(Substring(tokens[0])) }
+                    if tokens.count == 1 { single[WordKey(tokens[0]), default: 0] |= 1 << bit }
                 }
             }
         }
-        self.single = single
+        self.single = WordTable(single.map { ($0.key, $0.value) })
     }
 
-    private func isIn(_ family: PhraseFamily, _ token: Token) -> Bool { single[family]?.contains(token.text) ?? false }
+    private func isIn(_ family: PhraseFamily, _ token: Token) -> Bool {
+        guard let bits = single[token.key], let bit = Self.singleFamilies.firstIndex(of: family) else { return false }
+        return bits & (1 << bit) != 0
+    }
 
     /// `writer` and `user` are Gregorian calendars in the writer's and the user's zone (made once by
     /// the caller: building a Calendar costs more than reading a message).
@@ -328,7 +333,7 @@ struct TimeReader: Sendable {
     private func clockOrDuration(at index: Int, _ context: Context) -> (Clock?, Int, TimeInterval?)? {
         let tokens = context.tokens
         let token = tokens[index]
-        guard token.text.count <= 3, let value = Int(token.text) else { return nil }
+        guard token.text.utf8.count <= 3, let value = Int(token.text) else { return nil }
         // Part of a larger number, an amount or a date ("1.284.930", "2,5", "24.11.").
         if index > 0, tokens[index - 1].isNumber, [".", ",", ":", "/", "'"].contains(token.gap) { return nil }
         let previous = index > 0 ? tokens[index - 1] : nil
@@ -351,7 +356,7 @@ struct TimeReader: Sendable {
             }
         }
 
-        guard token.text.count <= 2, value <= 24 else { return nil }
+        guard token.text.utf8.count <= 2, value <= 24 else { return nil }
         var hour = value, minute = 0, marked = false, next = index + 1, meridiem: Bool?
         func text(_ i: Int) -> Substring? { i < tokens.count ? tokens[i].text : nil }
         if next < tokens.count, tokens[next].isNumber, tokens[next].text.count == 2, tokens[next].gap == ":" {

@@ -72,7 +72,7 @@ public struct UrgencyScorer: Sendable {
     // into the forms the rules compare against.
     let phraseIndex: PhraseIndex
     let urgencyLanguages: [String]
-    let negators: Set<Substring>
+    let negators: WordTable<Bool>
     let timeReader: TimeReader
     var trust: SenderTrust
     let keywordPhrases: [[String]]
