@@ -214,18 +214,20 @@ extension Text {
     static func ownText(ofFoldedSnippet snippet: String) -> Substring {
         var copy = snippet
         let start = copy.withUTF8 { bytes -> Int? in
-            // Where `pattern` first (or last) occurs in `range`: a byte scan for its first byte, then memcmp.
+            // Where `pattern` first (or last) occurs in `range`: libc's memchr to each candidate first
+            // byte, then memcmp (every snippet is searched for every marker).
             func find(_ pattern: [UInt8], in range: Range<Int>, last: Bool = false) -> Int? {
-                guard let first = pattern.first, range.count >= pattern.count else { return nil }
+                guard let first = pattern.first, range.count >= pattern.count, let base = bytes.baseAddress else { return nil }
                 var found: Int?
-                var index = range.lowerBound
-                while index + pattern.count <= range.upperBound {
-                    if bytes[index] == first,
-                       pattern.withUnsafeBufferPointer({ memcmp(bytes.baseAddress! + index, $0.baseAddress!, pattern.count) == 0 }) {
-                        found = index
-                        if !last { return index }
+                var from = range.lowerBound
+                let end = range.upperBound - pattern.count + 1  // last start + 1
+                while from < end, let hit = memchr(base + from, Int32(first), end - from) {
+                    let at = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+                    if pattern.withUnsafeBytes({ memcmp(base + at, $0.baseAddress!, pattern.count) == 0 }) {
+                        found = at
+                        if !last { break }
                     }
-                    index += 1
+                    from = at + 1
                 }
                 return found
             }
