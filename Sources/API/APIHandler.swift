@@ -245,7 +245,7 @@ struct APIHandler: APIProtocol {
         let due = BriefSchedule.next(after: deps.now(), in: LocalSchedule(timeZone: TimeZone(identifier: zoneName)!), at: brief,
                                      quietHours: quiet.flatMap { $0.start == $0.end ? nil : $0 })
         _ = try await deps.store.updatePreferences(preferences, userID: caller.userID, reminderKind: AssistantKind.meetingReminder.name,
-                                                   brief: (AssistantKind.briefKey(user: caller.userID), due))
+                                                   brief: (AssistantKind.briefKey(user: caller.userID), BriefSchedule.jobDue(for: due)))
         return .ok(Self.ok)
     }
 

@@ -45,6 +45,14 @@ public enum BriefSchedule {
         let at = schedule.nextOccurrence(of: time, after: date)
         return quietHours?.end(after: at, in: schedule) ?? at
     }
+
+    /// How long before the brief time its job runs: the brief is composed (calendar and mail read)
+    /// ahead, like a reminder, so at the brief time only the send remains. At the top of the hour
+    /// thousands of briefs fall due in the same second as the reminders.
+    public static let composeAhead: TimeInterval = 30
+
+    /// When the job for the brief at `briefAt` runs.
+    public static func jobDue(for briefAt: Date) -> Date { briefAt.addingTimeInterval(-composeAhead) }
 }
 
 /// An empty payload for per-user recurring jobs: the user is the job's `user_id`.

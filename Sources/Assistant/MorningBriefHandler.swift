@@ -18,13 +18,20 @@ public struct MorningBriefHandler: JobHandler {
         let env = environment
         guard let user = try await env.settings(context.userID) else { return .done }
         let now = env.now()
-        if user.isQuiet(now) {
+        // The brief this run was planned for: the job runs `composeAhead` before it (a run planned
+        // before briefs were composed ahead is due at the brief time itself; both find it).
+        let planned = user.nextBrief(after: now.addingTimeInterval(-context.sinceScheduled.seconds - 1))
+        // Brought forward (run at once by an operator, or planned for a time the user has since
+        // moved): composed and sent now, as before.
+        let early = planned.timeIntervalSince(now) > BriefSchedule.composeAhead + Self.earlyTolerance
+        if early, user.isQuiet(now) {
             // Preferences changed since this run was planned: wait for quiet hours to end.
-            return .runAgain(.at(user.nextBrief(after: now.addingTimeInterval(-1))))
+            return .runAgain(.at(BriefSchedule.jobDue(for: user.nextBrief(after: now.addingTimeInterval(-1)))))
         }
-        let today = user.schedule.dayBounds(of: now)
+        let briefAt = early ? now : planned
+        let today = user.schedule.dayBounds(of: briefAt)
         let meetings = try await env.calendar(user)
-            .events(in: DateInterval(start: now, end: today.end))
+            .events(in: DateInterval(start: max(now, briefAt), end: max(today.end, briefAt)))
             .filter(\.wantsReminder)
         let alerts = try await env.store.mailAlerts(userID: user.userID, since: now.addingTimeInterval(-24 * 3600), limit: 50)
         let topIDs = alerts.prefix(2).compactMap {
@@ -32,16 +39,21 @@ public struct MorningBriefHandler: JobHandler {
         }
         let top = topIDs.isEmpty ? [] : try await env.mail(user).messages(ids: topIDs)
         let text = env.composer.brief(meetings: meetings, urgent: top, urgentCount: alerts.count, schedule: user.schedule)
-        let day = user.schedule.day(of: now)
+        let day = user.schedule.day(of: briefAt)
         let key = "brief:" + env.sealer.keyedHash("brief", user.userID.uuidString,
                                                    "\(day.year ?? 0)-\(day.month ?? 0)-\(day.day ?? 0)")
-        let content = PushContent(kind: "morning.brief", title: text.title, body: text.body,
-                                  scheduledAt: context.sinceScheduled > .zero ? now.addingTimeInterval(-context.sinceScheduled.seconds) : now,
+        // The push waits for the brief time; lateness counts from it.
+        let content = PushContent(kind: "morning.brief", title: text.title, body: text.body, scheduledAt: briefAt,
                                   collapseID: String(key.suffix(32)))
-        let notification = try env.outbox.notification(content, userID: user.userID, idempotencyKey: key, deadline: today.end)
+        let notification = try env.outbox.notification(content, userID: user.userID, idempotencyKey: key, deadline: today.end,
+                                                       at: briefAt > now ? briefAt : nil)
         let sent = try await env.store.notify(notification)
         environment.counters.brief(sent ? "sent" : "duplicate").increment()
         if sent { environment.counters.enqueued("morning.brief").increment() }
-        return .runAgain(.at(user.nextBrief(after: now)))
+        return .runAgain(.at(BriefSchedule.jobDue(for: user.nextBrief(after: max(now, briefAt)))))
     }
+
+    /// A run this much earlier than `composeAhead` before its brief still counts as on time (the
+    /// worker claims jobs a little ahead of their due time).
+    static let earlyTolerance: TimeInterval = 15
 }

@@ -64,7 +64,7 @@ public struct PlannerHandler: JobHandler {
                 if kind == AssistantKind.morningBrief {
                     // The brief's first run needs the user's zone and time; later runs plan themselves.
                     guard let settings = try await env.settings(gap.user) else { continue }
-                    schedule = .at(settings.nextBrief(after: env.now()))
+                    schedule = .at(BriefSchedule.jobDue(for: settings.nextBrief(after: env.now())))
                 }
                 jobs.append(NewJob(kind: kind, schedule: schedule, uniqueKey: AssistantKind.uniqueKey(kind, user: gap.user),
                                    userID: gap.user))

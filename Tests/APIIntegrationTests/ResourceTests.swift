@@ -141,9 +141,10 @@ import Testing
             #expect(byID[ids[0].uuid] == meeting.addingTimeInterval(-45 * 60 - 30), "the reminder moved 30 minutes earlier")
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: "America/Los_Angeles")!
-            let briefDue = try #require(byID[ids[1].uuid])
-            let parts = calendar.dateComponents([.hour, .minute], from: briefDue)
-            #expect(parts.hour == 6 && parts.minute == 15 && briefDue > Date() && briefDue < Date().addingTimeInterval(86_400 + 60),
+            // The brief's job runs `composeAhead` before the brief time.
+            let briefDue = try #require(byID[ids[1].uuid]).addingTimeInterval(BriefSchedule.composeAhead)
+            let parts = calendar.dateComponents([.hour, .minute, .second], from: briefDue)
+            #expect(parts.hour == 6 && parts.minute == 15 && parts.second == 0 && briefDue > Date() && briefDue < Date().addingTimeInterval(86_400 + 60),
                     "the next 06:15 in Los Angeles: \(briefDue)")
         }
     }

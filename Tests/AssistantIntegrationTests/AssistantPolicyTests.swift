@@ -1,5 +1,6 @@
 import AlfredCore
 import AlfredTestCluster
+import Assistant
 import Foundation
 import PostgresNIO
 import StandIns
@@ -68,13 +69,14 @@ import Testing
                 try await world.pushes().contains { $0.content.kind == "meeting.reminder" }
             })
 
-            // The brief waits for the end of quiet hours (or a later brief time), not sent now.
+            // The brief waits for the end of quiet hours (or a later brief time), not sent now: its
+            // job runs `composeAhead` before then and the push waits for the time itself.
             try await world.runNow(kind: "morning.brief")
             let quietEnd = Self.quietEnd(from: setUp)
             #expect(try await eventually {
                 let brief = try await world.jobs(kind: "morning.brief").first
-                return brief?.state == "queued" && (brief.map { $0.dueAt >= quietEnd } ?? false)
-            }, "due at or after \(quietEnd)")
+                return brief?.state == "queued" && (brief.map { $0.dueAt >= BriefSchedule.jobDue(for: quietEnd) } ?? false)
+            }, "due at or after \(quietEnd), less the compose lead")
             #expect(try await !world.pushes().contains { $0.content.kind == "morning.brief" })
         }
     }

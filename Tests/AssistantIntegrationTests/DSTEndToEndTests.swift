@@ -1,5 +1,6 @@
 import AlfredCore
 import AlfredTestCluster
+import Assistant
 import Foundation
 import PostgresNIO
 import StandIns
@@ -96,6 +97,26 @@ struct DSTEndToEndTests {
         }
     }
 
+    /// The brief is composed `composeAhead` before its time (calendar and mail read then), so at the
+    /// brief time only the send remains: at the job's due time the push is already queued, for the
+    /// brief time itself, with its lateness counted from it.
+    @Test func aBriefIsComposedAheadAndItsPushWaitsForTheBriefTime() async throws {
+        let brief = Self.dailyBriefs[0]
+        try await Self.run(zone: brief.zone, briefAt: "07:00", from: brief.start, events: brief.events) { world, clock in
+            #expect(try await world.plan() == 3)
+            let at = Self.utc(brief.runs[0])
+            try await Self.advance(world, clock, to: BriefSchedule.jobDue(for: at))
+            #expect(try await eventually {
+                try await Self.deliveries(world).contains { $0.content.kind == "morning.brief" }
+            }, "composed before the brief time")
+            let push = try #require(try await Self.deliveries(world).first { $0.content.kind == "morning.brief" })
+            #expect(push.dueAt == at && push.content.scheduledAt == at, "the push waits for \(at): \(push.dueAt)")
+            #expect(push.content.body == "1 meeting today, first 10:00 Planning.")
+            let row = try #require(try await Self.rows(world, kind: "morning.brief").first)
+            #expect(row.dueAt == BriefSchedule.jobDue(for: Self.utc(brief.runs[1])), "next: the day after's, ahead again: \(row)")
+        }
+    }
+
     /// A brief time that does not exist on the spring-forward day.
     struct MissingHour: Sendable, CustomTestStringConvertible {
         let zone: String
@@ -163,7 +184,7 @@ struct DSTEndToEndTests {
             }, "the worker ran past the second occurrence")
             try await Self.settle(world)
             let row = try #require(try await Self.rows(world, kind: "morning.brief").first)
-            #expect(row.state == "queued" && row.dueAt == runs[2], "still planned for tomorrow: \(row)")
+            #expect(row.state == "queued" && row.dueAt == BriefSchedule.jobDue(for: runs[2]), "still planned for tomorrow: \(row)")
             #expect(row.lastRunAt == runs[1], "last claimed at the first occurrence, not again at the second")
             let briefs = try await Self.deliveries(world).filter { $0.content.kind == "morning.brief" }
             #expect(briefs.map(\.content.scheduledAt) == [runs[0], runs[1]])
@@ -329,15 +350,18 @@ struct DSTEndToEndTests {
     /// Moves time to each brief run but the last: the worker runs the brief there, and its row is
     /// queued again for the next run (`due_at` and `next_run_at`), claimed at the run before.
     static func followBrief(_ world: AssistantWorld.Running, _ clock: PinnedClock, through runs: [Date]) async throws {
+        // The brief's job runs `composeAhead` before each brief time; the test's clock jumps to the
+        // brief time itself, where the job (due before it) runs and hands the push over at once.
         let first = try #require(try await rows(world, kind: "morning.brief").first)
-        #expect(first.dueAt == runs[0], "the planner's first brief: \(first)")
+        #expect(first.dueAt == BriefSchedule.jobDue(for: runs[0]), "the planner's first brief: \(first)")
         for (ran, next) in zip(runs, runs.dropFirst()) {
             try await advance(world, clock, to: ran)
+            let job = BriefSchedule.jobDue(for: next)
             #expect(try await eventually {
-                try await rows(world, kind: "morning.brief").first.map { $0.state == "queued" && $0.dueAt == next } == true
+                try await rows(world, kind: "morning.brief").first.map { $0.state == "queued" && $0.dueAt == job } == true
             })
             let row = try #require(try await rows(world, kind: "morning.brief").first)
-            #expect(row.dueAt == next && row.nextRunAt == next && row.lastRunAt == ran, "after the run at \(ran): \(row), want \(next)")
+            #expect(row.dueAt == job && row.nextRunAt == job && row.lastRunAt == ran, "after the run at \(ran): \(row), want \(job)")
         }
     }
 
