@@ -26,13 +26,15 @@ import Telemetry
 /// `swift build -c release && swift run -c release alfred-bench burst`
 ///
 /// The top of the hour: every user has a meeting starting at the same instant, so every reminder is
-/// due in the same second. The Google and APNs stand-ins run as their own processes on loopback with
+/// due in the same second; with `--with-briefs` every user's morning brief is due in that second too.
+/// The bench fixes that second itself (a whole minute a little over two minutes ahead) and every
+/// user's brief time, so the result never depends on the hour it runs at. The Google and APNs stand-ins run as their own processes on loopback with
 /// 20 ms added to every answer; a real worker (in this process) works both queues on a private
 /// Postgres at default durability, with the production Calendar and APNs (HTTP/2 + TLS) clients.
 ///
 /// Calendar syncs plan the reminders first (not measured); then reminder jobs re-fetch their events
-/// 30 s ahead and queue the pushes for the reminder time, and the measured part is the burst of
-/// pushes. Lateness is the SLI: first APNs acceptance minus the scheduled reminder time, from the
+/// 30 s ahead and brief jobs compose their briefs 30 s ahead, both queueing their pushes for the due
+/// second, and the measured part is the burst of pushes. Lateness is the SLI: first APNs acceptance minus the scheduled reminder time, from the
 /// notification ledger. The last line is one JSON object.
 struct BurstBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "burst", abstract: "Top-of-the-hour reminder burst: lateness p50/p99/max.")
@@ -45,6 +47,12 @@ struct BurstBench: AsyncParsableCommand {
     var claimAheadSeconds = 10.0
     @Option(help: "APNs requests in flight at once (alfred worker's --apns-requests-in-flight).") var apnsRequestsInFlight = 256
     @Option(help: "Minutes before the meeting that its reminder is due.") var reminderMinutes = 10
+    @Flag(help: "Every user's morning brief is due in the same second as the reminders (otherwise twelve hours away).")
+    var withBriefs = false
+    @Option(help: "Seconds from start to the burst, for the set-up (default: 120 plus 10 ms a user); rounded up to a whole minute.")
+    var leadSeconds: Double?
+    @Flag(help: "Plant a fault the run must report: one planned reminder is deleted before the burst, so one push is missing.")
+    var plantLostReminder = false
     @Option(help: "Path of the alfred executable (default: beside this one).") var alfred: String?
     @Flag(help: "Load pg_stat_statements and print the statements that took the most time during the burst; log plans over 300 ms (auto_explain).") var profile = false
 
@@ -58,10 +66,11 @@ struct BurstBench: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
 
-        // The meeting starts lead + reminder minutes after the stand-in starts: time to sync first.
-        let leadMinutes = 2.0
+        // The burst: a whole minute (so a brief time, HH:MM, can name it too) far enough ahead for the
+        // set-up. The meeting starts the reminder lead after it.
+        let burstAt = Self.burstInstant(after: Date().addingTimeInterval(leadSeconds ?? 120 + Double(users) / 100))
         let scenario = folder.appendingPathComponent("scenario.json")
-        try Self.scenario(users: users, startInMinutes: leadMinutes + Double(reminderMinutes)).write(to: scenario)
+        try Self.scenario(users: users, start: burstAt.addingTimeInterval(Double(reminderMinutes) * 60)).write(to: scenario)
         let key = P256.Signing.PrivateKey()
         let keyFile = folder.appendingPathComponent("apns.p8").path, caFile = folder.appendingPathComponent("ca.pem").path
         try key.pemRepresentation.write(toFile: keyFile, atomically: true, encoding: .utf8)
@@ -91,7 +100,6 @@ struct BurstBench: AsyncParsableCommand {
         defer { apnsProcess.signal(SIGTERM) }
         try await Self.waitFor(google, "google stand-in")
         try await Self.waitFor(apnsProcess, "apns stand-in listening")
-        let googleStarted = Date()
         let googleRoot = "http://127.0.0.1:\(googlePort)", apnsRoot = "https://127.0.0.1:\(apnsPort)"
 
         var workerURL = owner
@@ -107,7 +115,7 @@ struct BurstBench: AsyncParsableCommand {
         do {
             try await burst(owner: owner, workerURL: workerURL, client: client, http: http, apnsHTTP: apnsHTTP,
                             apnsConfiguration: apnsConfiguration, key: key, googleRoot: googleRoot, apnsRoot: apnsRoot,
-                            googleStarted: googleStarted, leadMinutes: leadMinutes,
+                            burstAt: burstAt,
                             processes: .init(postgres: try APIBench.postmasterPID(cluster.directory), apns: apnsProcess.pid, google: google.pid),
                             logger: logger)
         } catch {
@@ -121,14 +129,16 @@ struct BurstBench: AsyncParsableCommand {
 
     private func burst(owner: DatabaseURL, workerURL: DatabaseURL, client: PostgresClient, http: HTTPClient, apnsHTTP: HTTPClient,
                        apnsConfiguration: APNsConfiguration, key: P256.Signing.PrivateKey, googleRoot: String, apnsRoot: String,
-                       googleStarted: Date, leadMinutes: Double, processes: Processes, logger: Logger) async throws {
+                       burstAt: Date, processes: Processes, logger: Logger) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }
             let sealer = try HostSealer(keyBytes: HostSealer.generateKeyBytes())
             let connectors = try await GoogleBench.seedUsers(users, client: client, owner: owner, logger: logger)
-            let tokens = try await Self.seedDevices(owner: owner, sealer: sealer, reminderMinutes: reminderMinutes, apnsRoot: apnsRoot,
-                                                    apnsHTTP: apnsHTTP, logger: logger)
+            // Briefs in the burst's second, or twelve hours away from it: never at whatever hour this runs.
+            let briefTime = Self.utcTime(withBriefs ? burstAt : burstAt.addingTimeInterval(12 * 3600))
+            let tokens = try await Self.seedDevices(owner: owner, sealer: sealer, reminderMinutes: reminderMinutes, briefTime: briefTime,
+                                                    apnsRoot: apnsRoot, apnsHTTP: apnsHTTP, logger: logger)
             print("registered \(tokens.count) devices; minting one Google access token per user…")
             let accessTokens = try await GoogleBench.mint(connectors, root: googleRoot, http: http)
 
@@ -152,10 +162,16 @@ struct BurstBench: AsyncParsableCommand {
             let services = ServiceGroup(services: [worker], logger: logger)
             let running = Task { try await services.run() }
 
-            print("syncing every calendar (plans the reminders)…")
+            print("syncing every calendar (plans the reminders\(withBriefs ? " and the briefs" : ""))…")
             _ = try await PlannerHandler(environment: environment).sweep()
             while try await Self.count("SELECT count(*) FROM jobs WHERE kind = 'meeting.reminder'", client) < users {
                 try await Task.sleep(for: .milliseconds(200))
+            }
+            let briefsDue = try await Self.count("""
+                SELECT count(*) FROM jobs WHERE kind = 'morning.brief' AND due_at < '\(Self.sqlTimestamp(burstAt))'::timestamptz
+                """, client)
+            guard briefsDue == (withBriefs ? users : 0) else {
+                throw ValidationError("\(briefsDue) briefs are planned before the burst, not \(withBriefs ? users : 0)")
             }
             // From here every Google answer takes latencyMs too (the APNs stand-in adds it throughout).
             var fault = HTTPClientRequest(url: "\(googleRoot)/_fake/faults")
@@ -163,9 +179,19 @@ struct BurstBench: AsyncParsableCommand {
             fault.headers.add(name: "content-type", value: "application/json")
             fault.body = .bytes(ByteBuffer(string: #"{"match": {}, "delayMs": \#(latencyMs)}"#))
             _ = try await http.execute(fault, timeout: .seconds(10)).body.collect(upTo: 1 << 16)
-            let remindAt = googleStarted.addingTimeInterval((leadMinutes) * 60)
-            print(String(format: "reminders planned; the burst is due in %.0f s (every reminder at the same second)…",
-                         remindAt.timeIntervalSinceNow))
+            if plantLostReminder {
+                _ = try await Self.count("""
+                    WITH gone AS (DELETE FROM jobs WHERE id = (SELECT id FROM jobs WHERE kind = 'meeting.reminder' ORDER BY id LIMIT 1)
+                                  RETURNING 1) SELECT count(*) FROM gone
+                    """, client)
+                print("planted: one planned reminder deleted; the run must report a push missing")
+            }
+            let remindAt = burstAt
+            guard remindAt.timeIntervalSinceNow > 35 else {
+                throw ValidationError("the set-up outlasted the lead: the burst is due in \(Int(remindAt.timeIntervalSinceNow)) s; give a larger --lead-seconds")
+            }
+            let expected = users * (withBriefs ? 2 : 1)
+            print(String(format: "planned; the burst is due in %.0f s (%d pushes in the same second)…", remindAt.timeIntervalSinceNow, expected))
             let rssBefore = Self.peakRSS()
             // CPU is counted from 2 s before the burst to its end: what each process spends on it.
             try await Task.sleep(for: .seconds(max(0, remindAt.timeIntervalSinceNow - 2)))
@@ -173,22 +199,38 @@ struct BurstBench: AsyncParsableCommand {
                 try await TestDatabase.withClient(owner) { _ = try await $0.query("SELECT pg_stat_statements_reset()", logger: logger).collect() }
             }
             let cpuBefore = processes.cpu()
-            while try await Self.count("SELECT count(*) FROM notifications WHERE state <> 'pending'", client) < users {
+            // Done when everything due by the burst has been tried: no reminder or brief due by then is
+            // left, no push is queued or in flight, and no notification is pending.
+            while true {
+                let left = try await Self.count("""
+                    SELECT (SELECT count(*) FROM jobs WHERE state IN ('queued', 'running')
+                              AND ((kind IN ('meeting.reminder', 'morning.brief') AND due_at <= '\(Self.sqlTimestamp(burstAt))'::timestamptz)
+                                   OR kind = 'push.deliver'))
+                         + (SELECT count(*) FROM notifications WHERE state = 'pending')
+                    """, client)
+                if left == 0, Date() > remindAt { break }
                 try await Task.sleep(for: .milliseconds(200))
                 if Date().timeIntervalSince(remindAt) > 600 { throw ValidationError("the burst did not finish within 10 minutes") }
             }
             let cpu = processes.cpu().minus(cpuBefore)
             let rows = try await client.query("""
-                SELECT extract(epoch FROM first_accepted_at - scheduled_at)::float8, state FROM notifications
+                SELECT kind, extract(epoch FROM first_accepted_at - scheduled_at)::float8, state FROM notifications
                 """, logger: logger).collect()
-            var lateness: [Double] = [], states: [String: Int] = [:]
+            var byKind: [String: [Double]] = [:], states: [String: Int] = [:]
             for row in rows {
-                let (late, state) = try row.decode((Double?, String).self)
+                let (kind, late, state) = try row.decode((String, Double?, String).self)
                 states[state, default: 0] += 1
-                if let late { lateness.append(late) }
+                if let late { byKind[kind, default: []].append(late) }
             }
-            lateness.sort()
-            func percentile(_ p: Double) -> Double { lateness.isEmpty ? .nan : lateness[min(lateness.count - 1, Int(Double(lateness.count) * p))] }
+            let lateness = byKind.values.flatMap { $0 }.sorted()
+            func percentile(_ values: [Double], _ p: Double) -> Double {
+                values.isEmpty ? .nan : (values[min(values.count - 1, Int(Double(values.count) * p))] * 1000).rounded() / 1000
+            }
+            func percentile(_ p: Double) -> Double { percentile(lateness, p) }
+            let perKind = byKind.mapValues { values -> [String: Double] in
+                let sorted = values.sorted()
+                return ["p50_s": percentile(sorted, 0.5), "p99_s": percentile(sorted, 0.99), "max_s": percentile(sorted, 1)]
+            }
             let accepted = try await Self.countStandIn(apnsRoot, "deliveries", http: apnsHTTP)
             // What the devices show: copies resent under one collapse id count once.
             let shown = try await Self.countStandIn(apnsRoot, "shown", http: apnsHTTP)
@@ -215,14 +257,36 @@ struct BurstBench: AsyncParsableCommand {
                 "users": users, "latency_ms": latencyMs, "concurrency": concurrency, "delivery_concurrency": deliveryConcurrency,
                 "claim_ahead_s": claimAheadSeconds, "apns_requests_in_flight": apnsRequestsInFlight,
                 "delivered": states["delivered"] ?? 0, "states": states, "apns_accepted": accepted, "shown_on_devices": shown,
-                "lateness_p50_s": (percentile(0.50) * 1000).rounded() / 1000, "lateness_p99_s": (percentile(0.99) * 1000).rounded() / 1000,
-                "lateness_max_s": ((lateness.last ?? .nan) * 1000).rounded() / 1000,
+                "with_briefs": withBriefs, "burst_at": Self.sqlTimestamp(burstAt), "expected_pushes": expected,
+                "lateness_p50_s": percentile(0.50), "lateness_p99_s": percentile(0.99), "lateness_max_s": percentile(1),
+                "lateness_by_kind": perKind,
                 "over_60_s": lateness.filter { $0 > 60 }.count, "deadlocks": deadlocks,
                 "worker_peak_rss_mb": Self.peakRSS(), "rss_before_burst_mb": rssBefore,
                 "cpu_ms_per_push": cpu.perPush(users),
             ]
             print(String(decoding: try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys]), as: UTF8.self))
+            // Every notification shown once on its device (the stand-in's view, not ours).
+            guard shown == expected, states["delivered"] == expected else {
+                throw ValidationError("\(expected) pushes were due; the devices show \(shown) and \(states["delivered"] ?? 0) are delivered")
+            }
         }
+    }
+
+    /// The first whole UTC minute at or after `date`.
+    static func burstInstant(after date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 60).rounded(.up) * 60)
+    }
+
+    /// `HH:MM` of `date` in UTC (the bench's users live in UTC).
+    static func utcTime(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+
+    static func sqlTimestamp(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false).timeZone(separator: .omitted))
     }
 
     /// The processes whose CPU the burst costs: ours (this process's worker, Postgres) and the stand-ins'.
@@ -248,11 +312,12 @@ struct BurstBench: AsyncParsableCommand {
         }
     }
 
-    static func scenario(users: Int, startInMinutes: Double) throws -> Data {
+    static func scenario(users: Int, start: Date) throws -> Data {
+        let startText = sqlTimestamp(start)
         let list: [[String: Any]] = (0..<users).map { index in
             ["subject": "bench-\(index)", "email": "user\(index)@bench.example", "timeZone": "UTC",
              "events": [["id": "top-of-hour", "summary": "All hands", "location": "Room \(index % 50)",
-                         "startInMinutes": startInMinutes, "durationMinutes": 30, "selfResponse": "accepted"]],
+                         "start": startText, "durationMinutes": 30, "selfResponse": "accepted"]],
              "messages": [] as [Any]]
         }
         return try JSONSerialization.data(withJSONObject: ["users": list])
@@ -260,12 +325,14 @@ struct BurstBench: AsyncParsableCommand {
 
     /// One iPhone per user: sealed in the database, registered at the APNs stand-in. Returns each
     /// user's device token.
-    static func seedDevices(owner: DatabaseURL, sealer: HostSealer, reminderMinutes: Int, apnsRoot: String, apnsHTTP: HTTPClient,
-                            logger: Logger) async throws -> [UUID: String] {
+    /// `briefTime` ("HH:MM", UTC) sets every user's brief time; nil leaves them as they are.
+    static func seedDevices(owner: DatabaseURL, sealer: HostSealer, reminderMinutes: Int, briefTime: String? = nil, apnsRoot: String,
+                            apnsHTTP: HTTPClient, logger: Logger) async throws -> [UUID: String] {
         try await TestDatabase.withClient(owner) { owner in
             _ = try await owner.query("""
                 UPDATE preferences SET meeting_reminder_minutes = \(Int32(reminderMinutes)), quiet_hours_start = NULL,
-                    quiet_hours_end = NULL, time_zone = 'UTC'
+                    quiet_hours_end = NULL, time_zone = 'UTC',
+                    morning_brief_local_time = coalesce(\(briefTime)::time, morning_brief_local_time)
                 """, logger: logger).collect()
             let users = try await owner.query("SELECT id FROM users ORDER BY id", logger: logger).collect().map { try $0.decode(UUID.self) }
             var ids: [UUID] = [], sealed: [ByteBuffer] = [], keys: [String] = [], tokens: [String] = []
