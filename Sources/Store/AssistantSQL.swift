@@ -6,9 +6,11 @@ import PostgresNIO
 /// `mail_alerts`), in one place.
 enum AssistantSQL {
     /// Preferences default when the user never saved any (the RFC's defaults live in the table's
-    /// column defaults; this mirrors them for users without a row).
-    static func profile(userID: UUID) -> PostgresQuery {
-        """
+    /// column defaults; this mirrors them for users without a row). Prepared: every reminder, brief
+    /// and mail check reads it, and unprepared its planning cost more than its execution (5.9 of 7.3 s
+    /// for 20,000 reads in the 10,000-user burst with briefs).
+    struct Profile: PostgresPreparedStatement {
+        static let sql = """
         SELECT coalesce(p.time_zone, 'UTC'), coalesce(p.meeting_reminder_minutes, 15),
                to_char(coalesce(p.morning_brief_local_time, '08:00'::time), 'HH24:MI'),
                to_char(CASE WHEN p.user_id IS NULL THEN '22:00'::time ELSE p.quiet_hours_start END, 'HH24:MI'),
@@ -19,8 +21,18 @@ enum AssistantSQL {
                             WHERE c.user_id = u.id AND c.provider = 'google' AND c.status = 'ACTIVE'
                             ORDER BY c.created_at DESC LIMIT 1) c ON true
         LEFT JOIN gmail_watches w ON w.connector_id = c.id AND w.failed_at IS NULL
-        WHERE u.id = \(userID) AND u.status = 'ACTIVE'
+        WHERE u.id = $1 AND u.status = 'ACTIVE'
         """
+        typealias Row = (String, Int32, String, String?, String?, ByteBuffer?, UUID?, Date?)
+        let userID: UUID
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings()
+            bindings.append(userID)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
     /// Probes the live unique-key index once per user and kind (`<kind>:<user id>`).

@@ -17,9 +17,8 @@ public struct PostgresAssistantStore: AssistantStore {
     }
 
     public func profile(_ userID: UUID) async throws -> UserProfile? {
-        let rows = try await Pooled.rows(client, AssistantSQL.profile(userID: userID), logger: logger)
-        for (zone, minutes, brief, quietStart, quietEnd, urgency, connector, watchUntil) in try rows.decode(
-            (String, Int32, String, String?, String?, ByteBuffer?, UUID?, Date?).self)
+        for (zone, minutes, brief, quietStart, quietEnd, urgency, connector, watchUntil) in try await Pooled.execute(
+            client, AssistantSQL.Profile(userID: userID), logger: logger)
         {
             return UserProfile(userID: userID, timeZone: zone, meetingReminderMinutes: Int(minutes),
                                morningBriefLocalTime: brief, quietHoursStart: quietStart, quietHoursEnd: quietEnd,

@@ -384,7 +384,12 @@ enum ChaosReport {
                 """, logger: logger).decode((String, String, Int).self) {
                 finished["\(kind) \(state)"] = count
             }
-            let briefsDelivered = try await count(client, "SELECT count(*)::int FROM notifications WHERE kind = 'morning.brief' AND state = 'delivered'", logger)
+            // Briefs of the users who kept their grant and device: a brief is composed five minutes
+            // ahead, so one composed before its user's grant was revoked may still go out.
+            let keptIDs = ids.enumerated().filter { !excluded.contains($0.offset) }.map(\.element)
+            let briefsDelivered = try await client.query("""
+                SELECT count(*)::int FROM notifications WHERE kind = 'morning.brief' AND state = 'delivered' AND user_id = ANY(\(keptIDs))
+                """, logger: logger).collect().first?.decode(Int.self) ?? -1
             let urgentDelivered = try await count(client, "SELECT count(*)::int FROM notifications WHERE kind = 'mail.urgent' AND state = 'delivered'", logger)
             // What the APNs stand-in accepted: copies of one notification carry one collapse id.
             let deliveries = try await fetch(apnsRoot + "/_fake/deliveries", http: http)
