@@ -114,13 +114,15 @@ enum JobSQL {
             ORDER BY due_at, priority DESC
             LIMIT (SELECT \(limit) - count(*) FROM urgent)
             FOR UPDATE SKIP LOCKED
-        ),
-        due AS (SELECT id FROM urgent UNION ALL SELECT id FROM routine)
+        )
         UPDATE jobs j SET state = 'running', attempts = j.attempts + 1, lease_owner = \(owner),
                lease_session = NULLIF((SELECT session FROM claimant), 0),
                lease_token = gen_random_uuid(), leased_until = now() + make_interval(secs => \(leaseSeconds)),
                last_run_at = now(), updated_at = now()
-        FROM due WHERE j.id = due.id
+        -- An array, not a join: the planner cannot know the second LIMIT, guesses a tenth of the
+        -- queued rows, and hashed the whole table for the join (131 ms per claim of 100 with
+        -- 300,000 queued, against 3 ms by the primary key).
+        WHERE j.id = ANY (ARRAY(SELECT id FROM urgent UNION ALL SELECT id FROM routine))
         RETURNING j.id, j.kind, j.queue, j.payload, j.attempts, j.max_attempts, j.lease_token, j.deadline_at,
                   j.user_id, extract(epoch FROM now() - j.due_at)::float8,
                   coalesce(j.deadline_at <= now(), false), extract(epoch FROM now() - coalesce(j.scheduled_at, j.due_at))::float8
