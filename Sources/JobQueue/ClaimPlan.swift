@@ -31,10 +31,11 @@ struct ClaimPlan<Instant: InstantProtocol>: Sendable where Instant.Duration == D
         self.maxBackoff = maxBackoff
     }
 
-    /// What to do now, with `free` handler slots.
-    func next(free: Int, now: Instant) -> Step {
+    /// What to do now, with `free` handler slots; `batch` overrides the configured claim size (the
+    /// worker's `InFlightLimit` raises it for a backlog of cheap jobs).
+    func next(free: Int, batch: Int? = nil, now: Instant) -> Step {
         if free > 0 && (knownWork || nextDue.map { now >= $0 } == true) {
-            return .claim(min(free, batch))
+            return .claim(min(free, batch ?? self.batch))
         }
         // At capacity, a due time does not matter yet: a finishing job wakes the loop.
         var deadline = now.advanced(by: pollInterval)

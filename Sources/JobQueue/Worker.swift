@@ -23,7 +23,12 @@ import Synchronization
 public final class Worker<C: Clock<Duration>>: Service {
     public struct Configuration: Sendable {
         public var queue = "default"
+        /// Jobs held at once while they take time (I/O): the floor of the adaptive limit.
         public var concurrency = 32
+        /// Jobs held at once while cheap jobs are backlogged (`InFlightLimit`); nil: 1,024, or
+        /// `concurrency` if that is more.
+        /// Equal to `concurrency`, the limit is fixed.
+        public var maxConcurrency: Int?
         public var claimBatch = 100
         public var lease: Duration = .seconds(30)
         public var heartbeatInterval: Duration = .seconds(10)
@@ -51,6 +56,7 @@ public final class Worker<C: Clock<Duration>>: Service {
     private struct Shared {
         var stopping = false
         var inFlight = 0
+        var limit: InFlightLimit
         var running: [JobID: Running] = [:]
         var lost: Set<JobID> = []
         /// Set by wake-ups: work is ready now.
@@ -65,7 +71,7 @@ public final class Worker<C: Clock<Duration>>: Service {
         let kind: String
         let attempt: Int
     }
-    private let shared = Mutex(Shared())
+    private let shared: Mutex<Shared>
     private let signal = Signal()
     private let rng: Mutex<AnyGenerator>
     private let completions: CompletionBatcher
@@ -78,6 +84,8 @@ public final class Worker<C: Clock<Duration>>: Service {
                 configuration: Configuration, runtime: Runtime<C>, presence: (any WorkerPresence)? = nil) {
         self.store = store
         self.presence = presence
+        shared = Mutex(Shared(limit: InFlightLimit(concurrency: configuration.concurrency,
+                                                   ceiling: configuration.maxConcurrency ?? InFlightLimit.defaultCeiling)))
         self.rng = Mutex(runtime.random)
         self.registry = registry
         self.configuration = configuration
@@ -156,8 +164,10 @@ public final class Worker<C: Clock<Duration>>: Service {
         var claims = 0
         var inDoubt: [String] = []
         while !stopping && !Task.isCancelled {
-            let free = configuration.concurrency - shared.withLock { $0.inFlight }
-            switch plan.next(free: free, now: clock.now) {
+            let (free, batch) = shared.withLock { s in
+                (s.limit.current - s.inFlight, s.limit.claimSize(free: Int.max, batch: configuration.claimBatch))
+            }
+            switch plan.next(free: free, batch: batch, now: clock.now) {
             case .claim(let want):
                 // With a presence, claims wait for its session (connecting, or again after one ended),
                 // so that every claim can be freed as soon as this process is gone.
@@ -195,6 +205,7 @@ public final class Worker<C: Clock<Duration>>: Service {
                 if !isHealthy { logger.info("store reachable again; claiming") }
                 shared.withLock { s in
                     s.storeHealthy = true
+                    s.limit.claimed(claimed.count, of: want)
                     s.inFlight += claimed.count
                     for job in claimed { s.running[job.id] = Running(lease: job.lease, kind: job.kind, attempt: job.attempt) }
                 }
@@ -300,9 +311,14 @@ public final class Worker<C: Clock<Duration>>: Service {
         logger.debug("job started")
         emit(job, .started)
         let start = clock.now
+        let ran = { [self] in
+            let seconds = start.duration(to: clock.now).seconds
+            m.duration.recordNanoseconds(Int64(seconds * 1e9))
+            self.shared.withLock { $0.limit.ran(seconds: seconds) }
+        }
         do {
             let outcome = try await entry.run(job.payload, context)
-            m.duration.recordNanoseconds(Int64(start.duration(to: clock.now).seconds * 1e9))
+            ran()
             let next: JobSchedule? = if case .runAgain(let schedule) = outcome { schedule } else { nil }
             if await completions.complete(Completion(lease: job.lease, next: next)) {
                 m.completed.increment()
@@ -313,7 +329,7 @@ public final class Worker<C: Clock<Duration>>: Service {
                 emit(job, .outcomeRefused)
             }
         } catch {
-            m.duration.recordNanoseconds(Int64(start.duration(to: clock.now).seconds * 1e9))
+            ran()
             if Task.isCancelled {
                 await release(job, logger)
                 return

@@ -19,8 +19,11 @@ import Urgency
 public struct WorkerConfiguration: Sendable {
     /// The queues this worker claims from, one `Worker` each.
     public var queues = ["default"]
-    /// Jobs run at once per queue.
+    /// Jobs run at once per queue while they take time (I/O); cheap jobs in a backlog get up to
+    /// `maxConcurrency` (`InFlightLimit`).
     public var concurrency = 32
+    /// Jobs held at once per queue while cheap jobs are backlogged; nil: 1,024 (or `concurrency`).
+    public var maxConcurrency: Int?
     /// Pushes in hand at once on the delivery queue, including those claimed ahead and waiting for their time.
     public var deliveryConcurrency = 10_000
     /// How early pushes are claimed and prepared; at most half the lease.
@@ -51,7 +54,14 @@ public struct WorkerConfiguration: Sendable {
     public func worker<C>(queue: String) -> Worker<C>.Configuration {
         var c = Worker<C>.Configuration()
         c.queue = queue
-        c.concurrency = queue == DeliveryKind.pushDeliver.queue ? deliveryConcurrency : concurrency
+        if queue == DeliveryKind.pushDeliver.queue {
+            // Pushes wait on APNs: their limit is already the burst's size, and stays fixed.
+            c.concurrency = deliveryConcurrency
+            c.maxConcurrency = deliveryConcurrency
+        } else {
+            c.concurrency = concurrency
+            c.maxConcurrency = maxConcurrency
+        }
         c.claimBatch = claimBatch
         c.lease = lease
         c.heartbeatInterval = heartbeat ?? lease / 3

@@ -22,7 +22,9 @@ import BrokerClient
 import WorkerProcess
 
 struct WorkerOptions: ParsableArguments {
-    @Option(help: "Jobs run at once per queue.") var concurrency = 32
+    @Option(help: "Jobs run at once per queue while they take time (Google, APNs, the database).") var concurrency = 32
+    @Option(help: "Jobs held at once per queue while a backlog of cheap jobs (mean run time under 5 ms) is waiting: the limit grows from --concurrency up to this, claims grow with it (half the limit, at least --claim-batch), and both fall back as soon as jobs take time or the backlog is gone (default: 1024; equal to --concurrency, the limit is fixed).")
+    var maxConcurrency: Int?
     @Option(help: "Pushes in hand at once on the delivery queue, including those claimed ahead of their time and waiting for it.")
     var deliveryConcurrency = 10_000
     @Option(help: "Seconds before their due time pushes are claimed and prepared (ledger marks, text, device tokens), so that at the due instant only the APNs request and its record are left; 0 claims them when due. At most half the lease.")
@@ -60,6 +62,9 @@ struct WorkerOptions: ParsableArguments {
     @Option(help: "Extra CA certificate (PEM) to trust for APNs: the stand-in's test CA.") var apnsCAFile: String?
 
     func validate() throws {
+        if let maxConcurrency, maxConcurrency < concurrency {
+            throw ValidationError("--max-concurrency (\(maxConcurrency)) must be at least --concurrency (\(concurrency))")
+        }
         guard claimAheadSeconds >= 0 else { throw ValidationError("--claim-ahead-seconds must not be negative") }
         guard apnsRequestsInFlight > 0 else { throw ValidationError("--apns-requests-in-flight must be at least 1") }
         guard auditRetentionDays >= 30 else {
@@ -72,6 +77,7 @@ struct WorkerOptions: ParsableArguments {
         var c = WorkerConfiguration()
         c.queues = queues
         c.concurrency = concurrency
+        c.maxConcurrency = maxConcurrency
         c.deliveryConcurrency = deliveryConcurrency
         c.claimAhead = .seconds(claimAheadSeconds)
         c.claimBatch = claimBatch

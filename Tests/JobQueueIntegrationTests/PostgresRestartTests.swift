@@ -32,7 +32,7 @@ import Testing
             })
             let logs = LogCapture()
             let harness = WorkerHarness(
-                configure: { $0.concurrency = 4; $0.claimBatch = 4; $0.lease = .seconds(120) }, workerLogger: logs.logger("worker"))
+                configure: { $0.concurrency = 4; $0.maxConcurrency = 4; $0.claimBatch = 4; $0.lease = .seconds(120) }, workerLogger: logs.logger("worker"))
             let ids = try await harness.run(url, registry: registry) { store, _ in
                 var all: [JobID] = []
                 for round in 1...5 {

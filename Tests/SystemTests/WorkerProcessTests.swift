@@ -118,7 +118,7 @@ import Glibc
             let url = try await cluster.createDatabase("restart", logger: TestDatabase.quietLogger)
             try await TestDatabase.migrate(url, logger: TestDatabase.quietLogger)
             let worker = try ChildProcess(AlfredBinary.path, [
-                "worker", "--concurrency", "4", "--claim-batch", "4", "--lease-seconds", "120", "--no-metrics",
+                "worker", "--concurrency", "4", "--max-concurrency", "4", "--claim-batch", "4", "--lease-seconds", "120", "--no-metrics",
             ], environment: ["ALFRED_DATABASE_URL": url.secretString.unsafeValue, "ALFRED_LOG_LEVEL": "debug"])
             var all: [JobID] = []
             for round in 1...5 {

@@ -14,6 +14,17 @@ import WorkerProcess
         #expect(other.concurrency == 32 && other.queue == "default")
     }
 
+    /// Pushes wait on APNs: their limit does not adapt. The other queues' may grow for cheap jobs,
+    /// to 8 x the concurrency unless `--max-concurrency` says otherwise.
+    @Test func onlyTheNonDeliveryQueuesAdaptTheirLimit() {
+        var configuration = WorkerConfiguration()
+        let delivery: Worker<ContinuousClock>.Configuration = configuration.worker(queue: "delivery")
+        #expect(delivery.maxConcurrency == delivery.concurrency)
+        #expect((configuration.worker(queue: "default") as Worker<ContinuousClock>.Configuration).maxConcurrency == nil)
+        configuration.maxConcurrency = 64
+        #expect((configuration.worker(queue: "default") as Worker<ContinuousClock>.Configuration).maxConcurrency == 64)
+    }
+
     @Test func claimingAheadKeepsHalfTheLeaseForTheWorkAfterTheDueTime() {
         var configuration = WorkerConfiguration()
         configuration.lease = .seconds(30)
