@@ -43,11 +43,13 @@ struct QueueBench: AsyncParsableCommand {
 
     @Option(help: "Jobs enqueued for the enqueue-rate measurement.") var enqueueJobs = 200_000
     @Option(help: "Rows per enqueue statement.") var enqueueBatch = 1000
-    @Option(help: "Jobs drained per drain measurement.") var drainJobs = 100_000
-    @Option(help: "Concurrency of each worker process.") var concurrency = 256
-    @Option(help: "Offered load for the lateness measurement (jobs/s).") var rate = 1000
+    @Option(help: "Jobs drained per drain measurement.") var drainJobs = 50_000
+    @Option(help: "Concurrency of each worker process (default: the worker's own default, as shipped).") var concurrency: Int?
+    @Option(help: "Offered load for the lateness measurement (jobs/s).") var rate = 5000
     @Option(help: "Seconds of steady load for the lateness measurement.") var seconds = 15
     @Option(help: "Path of the alfred executable (default: beside this one).") var alfred: String?
+    @Option(help: "A Python with PgQueuer and asyncpg (default: a private venv, created the first time).") var python: String?
+    @Flag(help: "Skip the references (PgQueuer, the pgbench lease/ack limit).") var noReferences = false
 
     func run() async throws {
         var logger = Logger(label: "bench")
@@ -71,12 +73,32 @@ struct QueueBench: AsyncParsableCommand {
 
             var rss: [Double] = []
             var drain: [Int: Double] = [:]
+            let settings = concurrency.map { "--concurrency \($0)" } ?? "default settings"
             for processes in [1, 2] {
                 let (rate, peak) = try await bench.drain(jobs: drainJobs, processes: processes, concurrency: concurrency)
                 drain[processes] = rate
                 rss += peak
-                print(String(format: "drain: %.0f noop jobs/s with %d worker process%@ (%d jobs)", rate, processes,
-                             processes == 1 ? "" : "es", drainJobs))
+                print(String(format: "drain: %.0f noop jobs/s with %d worker process%@ (%d jobs, %@)", rate, processes,
+                             processes == 1 ? "" : "es", drainJobs, settings))
+            }
+            var references: [String: Any] = [:]
+            if !noReferences {
+                let refs = QueueReferences(client: client, url: url, logger: logger)
+                let pgqueuer = try await refs.pgqueuerDrain(python: try await QueueReferences.pgqueuerPython(python), jobs: drainJobs, batch: 100)
+                print(String(format: "reference: PgQueuer %@ (1 worker, batch_size 100) drains %.0f noop jobs/s: alfred is %.2fx",
+                             QueueReferences.pgqueuerVersion, pgqueuer, (drain[1] ?? 0) / pgqueuer))
+                let limit = try await refs.leaseAckLimit(jobs: drainJobs) { jobs in
+                    try await bench.reset()
+                    try await bench.enqueueAll(jobs)
+                }
+                print(String(format: "reference: raw lease/ack limit (pgbench, 100 jobs per lease and per ack, %d clients): %.0f jobs/s: "
+                             + "alfred reaches %.0f%% with 1 worker, %.0f%% with 2", limit.clients, limit.rate,
+                             (drain[1] ?? 0) / limit.rate * 100, (drain[2] ?? 0) / limit.rate * 100))
+                references = [
+                    "pgqueuer_drain_jobs_per_s": Int(pgqueuer), "drain_vs_pgqueuer": ((drain[1] ?? 0) / pgqueuer * 100).rounded() / 100,
+                    "lease_ack_limit_jobs_per_s": Int(limit.rate), "lease_ack_limit_clients": limit.clients,
+                    "drain_share_of_lease_ack_limit": ((drain[1] ?? 0) / limit.rate * 100).rounded() / 100,
+                ]
             }
 
             let (lateness, offered, peak) = try await bench.lateness(rate: rate, seconds: seconds, concurrency: concurrency)
@@ -85,7 +107,8 @@ struct QueueBench: AsyncParsableCommand {
                          offered, lateness.p50, lateness.p99, lateness.max))
             print(String(format: "worker peak RSS: %.1f MB", rss.max() ?? 0))
 
-            let summary: [String: Any] = [
+            var summary: [String: Any] = [
+                "drain_settings": settings,
                 "enqueue_jobs_per_s": Int(enqueueRate),
                 "drain_jobs_per_s_1_worker": Int(drain[1] ?? 0),
                 "drain_jobs_per_s_2_workers": Int(drain[2] ?? 0),
@@ -95,6 +118,7 @@ struct QueueBench: AsyncParsableCommand {
                 "lateness_max_ms": (lateness.max * 10).rounded() / 10,
                 "worker_peak_rss_mb": ((rss.max() ?? 0) * 10).rounded() / 10,
             ]
+            summary.merge(references) { a, _ in a }
             let json = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])
             print(String(decoding: json, as: UTF8.self))
         }
@@ -130,10 +154,11 @@ struct Measurements {
         return Double(jobs) / start.duration(to: .now).seconds
     }
 
-    func startWorkers(_ count: Int, concurrency: Int) async throws -> [ChildProcess] {
+    /// `concurrency` nil: the worker's own defaults, as an operator who sets nothing gets them.
+    func startWorkers(_ count: Int, concurrency: Int?) async throws -> [ChildProcess] {
+        let settings = concurrency.map { ["--concurrency", "\($0)"] } ?? []
         let workers = try (0..<count).map { _ in
-            try ChildProcess(worker, ["worker", "--queue", "bench", "--concurrency", "\(concurrency)", "--claim-batch", "100",
-                                      "--no-metrics", "--log-level", "warning"],
+            try ChildProcess(worker, ["worker", "--queue", "bench", "--no-metrics", "--log-level", "warning"] + settings,
                              environment: ["ALFRED_DATABASE_URL": url.secretString.unsafeValue])
         }
         // Ready when every worker's LISTEN connection is up.
@@ -166,9 +191,21 @@ struct Measurements {
     }
 
     /// Jobs per second drained by `processes` idle workers after `jobs` jobs appear in one commit.
-    func drain(jobs: Int, processes: Int, concurrency: Int) async throws -> (Double, [Double]) {
+    func drain(jobs: Int, processes: Int, concurrency: Int?) async throws -> (Double, [Double]) {
         try await reset()
         let workers = try await startWorkers(processes, concurrency: concurrency)
+        try await enqueueAll(jobs)
+        let start = ContinuousClock.now
+        while try await completed() < jobs {
+            try await Task.sleep(for: .milliseconds(20))
+            if start.duration(to: .now) > .seconds(600) { throw ValidationError("drain did not finish in 10 minutes") }
+        }
+        let rate = Double(jobs) / start.duration(to: .now).seconds
+        return (rate, await stop(workers))
+    }
+
+    /// `jobs` no-op jobs of the bench queue, due now, in one commit.
+    func enqueueAll(_ jobs: Int) async throws {
         var job = NewJob(kind: .noop)
         job.queue = "bench"
         try await client.withTransaction(logger: logger) { connection in
@@ -179,20 +216,13 @@ struct Measurements {
                 left -= n
             }
         }
-        let start = ContinuousClock.now
-        while try await completed() < jobs {
-            try await Task.sleep(for: .milliseconds(20))
-            if start.duration(to: .now) > .seconds(600) { throw ValidationError("drain did not finish in 10 minutes") }
-        }
-        let rate = Double(jobs) / start.duration(to: .now).seconds
-        return (rate, await stop(workers))
     }
 
     struct Percentiles { var p50 = 0.0, p99 = 0.0, max = 0.0 }
 
     /// Offers `rate` jobs/s (due now) in 10 ms ticks for `seconds`, to one worker; lateness is claim
     /// time minus due time, both by the database clock.
-    func lateness(rate: Int, seconds: Int, concurrency: Int) async throws -> (Percentiles, Double, [Double]) {
+    func lateness(rate: Int, seconds: Int, concurrency: Int?) async throws -> (Percentiles, Double, [Double]) {
         try await reset()
         let workers = try await startWorkers(1, concurrency: concurrency)
         var job = NewJob(kind: .noop)
