@@ -5,6 +5,7 @@ import JobQueue
 import Logging
 import PostgresNIO
 import Store
+import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct WorkerTests {
@@ -36,6 +37,27 @@ import Testing
         let counts = log.counts
         #expect(counts.count == 10_000)
         #expect(counts.values.allSatisfy { $0 == 1 }, "every job ran exactly once")
+    }
+
+    /// The limit adapts only for cheap jobs: a backlog of jobs that wait on something (here 30 ms
+    /// each, as an I/O call would) never has more than `concurrency` of them running at once.
+    @Test func jobsThatTakeTimeNeverRunMoreThanTheConfiguredConcurrencyAtOnce() async throws {
+        let url = try await TestDatabase.fresh()
+        let running = Mutex((now: 0, most: 0))
+        let kind = JobKind("test.wait")
+        var registry = JobRegistry()
+        registry.register(ClosureHandler<Empty>(kind: kind) { _, _ in
+            running.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+            defer { running.withLock { $0.now -= 1 } }
+            try await Task.sleep(for: .milliseconds(30))
+            return .done
+        })
+        let harness = WorkerHarness(configure: { $0.concurrency = 4; $0.claimBatch = 100 })
+        try await harness.run(url, registry: registry) { store, client in
+            _ = try await store.enqueue(Array(repeating: NewJob(kind: kind), count: 80), onConflict: .keep)
+            #expect(try await eventually(timeout: .seconds(120)) { try await JobRows.count(state: .completed, client: client) == 80 })
+        }
+        #expect(running.withLock { $0.most } == 4, "the backlog filled the configured concurrency and never more")
     }
 
     @Test func failingJobRetriesWithBackoffThenIsDiscardedWithItsError() async throws {
