@@ -14,9 +14,9 @@ import AlfredCore
 /// so that one claim is in flight while the jobs of the last one finish and are acknowledged;
 /// at least the configured batch): a claim or an acknowledgement costs a commit whatever its size,
 /// and with 100 jobs per commit a no-op backlog drained at 14,500 jobs/s here, with 400 at 25,000. It goes back to `floor` as soon as the jobs stop being
-/// cheap, and as soon as a claim finds no backlog. Slow I/O jobs never see more than the configured
-/// concurrency at once, and a worker that has just drained a backlog of cheap jobs starts the next
-/// one at `floor` again.
+/// cheap, and after `patience` claims in a row that found no backlog (a steady stream of cheap jobs,
+/// 50 every 10 ms, keeps the limit that takes each group in one claim, instead of two claims per
+/// group at 32). Slow I/O jobs never see more than the configured concurrency at once.
 ///
 /// A value without I/O or clocks: the worker reports run times and claims, and reads `current`.
 struct InFlightLimit: Sendable, Equatable {
@@ -30,6 +30,10 @@ struct InFlightLimit: Sendable, Equatable {
     /// first `floor` jobs, so one lucky job does not raise the limit.
     private(set) var meanRunTime: Double?
     private var samples = 0
+    /// Claims in a row that came back short.
+    private var shortClaims = 0
+    /// How many short claims in a row bring the limit back to `floor`.
+    static let patience = 8
 
     /// - Parameters:
     ///   - concurrency: the configured limit, which slow jobs never exceed.
@@ -62,8 +66,12 @@ struct InFlightLimit: Sendable, Equatable {
     mutating func claimed(_ got: Int, of wanted: Int) {
         guard wanted > 0 else { return }
         if got < wanted {
-            current = floor
-        } else if samples >= floor, let meanRunTime, meanRunTime < cheap {
+            shortClaims += 1
+            if shortClaims >= Self.patience { current = floor }
+            return
+        }
+        shortClaims = 0
+        if samples >= floor, let meanRunTime, meanRunTime < cheap {
             current = min(ceiling, current * 2)
         }
     }
