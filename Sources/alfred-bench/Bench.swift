@@ -47,6 +47,8 @@ struct QueueBench: AsyncParsableCommand {
     @Option(help: "Concurrency of each worker process (default: the worker's own default, as shipped).") var concurrency: Int?
     @Option(help: "Offered load for the lateness measurement (jobs/s).") var rate = 5000
     @Option(help: "Seconds of steady load for the lateness measurement.") var seconds = 15
+    @Option(help: "Milliseconds before their due time the lateness run's jobs are enqueued, as Alfred plans reminders and briefs ahead; 0: due at enqueue, so the enqueue's own commit (and its wait for the CPU) counts as lateness.")
+    var leadMs = 50
     @Option(help: "Path of the alfred executable (default: beside this one).") var alfred: String?
     @Option(help: "A Python with PgQueuer and asyncpg (default: a private venv, created the first time).") var python: String?
     @Flag(help: "Skip the references (PgQueuer, the pgbench lease/ack limit).") var noReferences = false
@@ -101,10 +103,17 @@ struct QueueBench: AsyncParsableCommand {
                 ]
             }
 
-            let (lateness, offered, peak) = try await bench.lateness(rate: rate, seconds: seconds, concurrency: concurrency)
+            let (lateness, offered, peak) = try await bench.lateness(rate: rate, seconds: seconds, lead: .milliseconds(leadMs), concurrency: concurrency)
             rss += peak
-            print(String(format: "start lateness at %.0f jobs/s offered (1 worker): p50 %.1f ms, p99 %.1f ms, max %.1f ms",
-                         offered, lateness.p50, lateness.p99, lateness.max))
+            print(String(format: "start lateness at %.0f jobs/s offered (1 worker, enqueued %d ms ahead): p50 %.1f ms, p99 %.1f ms, max %.1f ms",
+                         offered, leadMs, lateness.p50, lateness.p99, lateness.max))
+            if !noReferences {
+                let floor = try await QueueReferences(client: client, url: url, logger: logger).commitLatencyFloor()
+                print(String(format: "reference: one-row INSERT and commit at 200/s (pgbench, this machine's floor): p50 %.1f ms, p99 %.1f ms",
+                             floor.p50, floor.p99))
+                references["commit_floor_p50_ms"] = (floor.p50 * 10).rounded() / 10
+                references["commit_floor_p99_ms"] = (floor.p99 * 10).rounded() / 10
+            }
             print(String(format: "worker peak RSS: %.1f MB", rss.max() ?? 0))
 
             var summary: [String: Any] = [
@@ -113,6 +122,7 @@ struct QueueBench: AsyncParsableCommand {
                 "drain_jobs_per_s_1_worker": Int(drain[1] ?? 0),
                 "drain_jobs_per_s_2_workers": Int(drain[2] ?? 0),
                 "lateness_offered_jobs_per_s": Int(offered.rounded()),
+                "lateness_lead_ms": leadMs,
                 "lateness_p50_ms": (lateness.p50 * 10).rounded() / 10,
                 "lateness_p99_ms": (lateness.p99 * 10).rounded() / 10,
                 "lateness_max_ms": (lateness.max * 10).rounded() / 10,
@@ -220,12 +230,12 @@ struct Measurements {
 
     struct Percentiles { var p50 = 0.0, p99 = 0.0, max = 0.0 }
 
-    /// Offers `rate` jobs/s (due now) in 10 ms ticks for `seconds`, to one worker; lateness is claim
-    /// time minus due time, both by the database clock.
-    func lateness(rate: Int, seconds: Int, concurrency: Int?) async throws -> (Percentiles, Double, [Double]) {
+    /// Offers `rate` jobs/s in 10 ms ticks for `seconds`, to one worker, each due `lead` after its
+    /// enqueue; lateness is claim time minus due time, both by the database clock.
+    func lateness(rate: Int, seconds: Int, lead: Duration, concurrency: Int?) async throws -> (Percentiles, Double, [Double]) {
         try await reset()
         let workers = try await startWorkers(1, concurrency: concurrency)
-        var job = NewJob(kind: .noop)
+        var job = NewJob(kind: .noop, schedule: lead > .zero ? .after(lead) : .now)
         job.queue = "bench"
         let perTick = max(1, rate / 100)
         let clock = ContinuousClock()

@@ -152,11 +152,7 @@ struct QueueReferences {
     /// Jobs per second pgbench leases and acks (100 per batch) with `clients` connections, over
     /// `jobs` jobs queued beforehand; the best of 2, 4 and 8 clients is the limit.
     func leaseAckLimit(jobs: Int, enqueue: (Int) async throws -> Void) async throws -> (rate: Double, clients: Int) {
-        let directories = [Prerequisites.postgresBinaries()?.path].compactMap { $0 }
-            + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin"]
-        guard let pgbench = directories.map({ "\($0)/pgbench" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw ValidationError("no pgbench on PATH or next to initdb (Debian's postgresql-client package has it)")
-        }
+        let pgbench = try Self.pgbench()
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("alfred-bench-lease-ack.sql").path
         try Self.leaseAckScript.write(toFile: script, atomically: true, encoding: .utf8)
         var best = (rate: 0.0, clients: 0)
@@ -182,7 +178,48 @@ struct QueueReferences {
         return best
     }
 
+    // MARK: the machine's floor
+
+    /// What one transaction's latency is on this machine, whatever the queue: pgbench at 200
+    /// transactions/s, each a one-row INSERT and its commit (fsync on), timed per transaction (`-l`).
+    /// A job cannot start later than due by less than what it takes to read and write its row, so the
+    /// start lateness's tail is to be read against this one.
+    func commitLatencyFloor() async throws -> (p50: Double, p99: Double) {
+        let pgbench = try Self.pgbench()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("alfred-bench-floor-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try await client.query("CREATE TABLE IF NOT EXISTS bench_floor (id bigserial PRIMARY KEY, at timestamptz NOT NULL)", logger: logger).collect()
+        let script = directory.appendingPathComponent("floor.sql").path
+        try "INSERT INTO bench_floor (at) VALUES (now());\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let run = try ChildProcess(pgbench, ["-n", "-f", script, "-R", "200", "-T", "5", "-c", "1", "-l", url.secretString.unsafeValue],
+                                   directory: directory)
+        guard await run.exitCode() == 0 else { throw ValidationError("pgbench failed: \(run.output.suffix(2000))") }
+        // Each log line: client, transaction, latency in µs, …
+        var latencies: [Double] = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) where file.hasPrefix("pgbench_log") {
+            let text = try String(contentsOfFile: directory.appendingPathComponent(file).path, encoding: .utf8)
+            for line in text.split(separator: "\n") {
+                let fields = line.split(separator: " ")
+                if fields.count > 2, let micros = Double(fields[2]) { latencies.append(micros / 1000) }
+            }
+        }
+        _ = try await client.query("DROP TABLE bench_floor", logger: logger).collect()
+        guard !latencies.isEmpty else { throw ValidationError("pgbench logged no transactions") }
+        latencies.sort()
+        return (latencies[latencies.count / 2], latencies[min(latencies.count - 1, latencies.count * 99 / 100)])
+    }
+
     // MARK: helpers
+
+    private static func pgbench() throws -> String {
+        let directories = [Prerequisites.postgresBinaries()?.path].compactMap { $0 }
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin"]
+        guard let pgbench = directories.map({ "\($0)/pgbench" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw ValidationError("no pgbench on PATH or next to initdb (Debian's postgresql-client package has it)")
+        }
+        return pgbench
+    }
 
     private func count(_ sql: String) async throws -> Int {
         for try await n in try await client.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode(Int.self) { return n }
