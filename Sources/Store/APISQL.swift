@@ -76,8 +76,22 @@ enum APISQL {
         """
     }
 
-    static func sessionIsActive(id: UUID, userID: UUID) -> PostgresQuery {
-        "SELECT 1::int4 FROM sessions WHERE id = \(id) AND user_id = \(userID) AND revoked_at IS NULL"
+    /// Every authenticated request asks this first: prepared once per connection, so Postgres does
+    /// not parse and plan it each time.
+    struct SessionIsActive: PostgresPreparedStatement {
+        static let sql = "SELECT 1::int4 FROM sessions WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL"
+        typealias Row = Int32
+        let id: UUID
+        let userID: UUID
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings()
+            bindings.append(id)
+            bindings.append(userID)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
     /// Logout: the session ends and the devices it registered are retired, in one statement.
@@ -154,36 +168,12 @@ enum APISQL {
         """
     }
 
-    /// Registrations of one APNs token take turns (whoever holds the token's lock decides which row
-    /// is live), so two accounts registering the same phone at once cannot both end up live.
-    static func lockToken(_ tokenKey: String) -> PostgresQuery {
-        "SELECT pg_advisory_xact_lock(hashtextextended(\(tokenKey), 30))"
-    }
-
-    /// The token's live row under another account is retired: the phone is someone else's now.
-    static func retireTokenElsewhere(userID: UUID, tokenKey: String) -> PostgresQuery {
+    /// Registers a device (migration 0025: the token's lock, retiring it under another account,
+    /// dropping this account's other rows holding it, the upsert), in one call.
+    static func registerDevice(id: UUID, userID: UUID, sessionID: UUID, deviceRef: String, tokenKey: String, sealed: ByteBuffer,
+                               environment: String) -> PostgresQuery {
         """
-        UPDATE devices SET retired_at = now(), retired_reason = 'registered_elsewhere', updated_at = now()
-        WHERE token_key = \(tokenKey) AND user_id <> \(userID) AND retired_at IS NULL
-        """
-    }
-
-    /// A device that had this APNs token under another device id is replaced by this registration.
-    static func dropOtherDevicesWithToken(userID: UUID, tokenKey: String, deviceRef: String) -> PostgresQuery {
-        """
-        DELETE FROM devices WHERE user_id = \(userID) AND token_key = \(tokenKey) AND device_ref IS DISTINCT FROM \(deviceRef)
-        """
-    }
-
-    static func upsertDevice(id: UUID, userID: UUID, sessionID: UUID, deviceRef: String, tokenKey: String, sealed: ByteBuffer,
-                             environment: String) -> PostgresQuery {
-        """
-        INSERT INTO devices (id, user_id, session_id, device_ref, apns_token_ciphertext, environment, token_key)
-        VALUES (\(id), \(userID), \(sessionID), \(deviceRef), \(sealed), \(environment), \(tokenKey))
-        ON CONFLICT (user_id, device_ref) WHERE device_ref IS NOT NULL DO UPDATE
-            SET apns_token_ciphertext = EXCLUDED.apns_token_ciphertext, environment = EXCLUDED.environment,
-                token_key = EXCLUDED.token_key, session_id = EXCLUDED.session_id, retired_at = NULL, retired_reason = NULL,
-                updated_at = now()
+        SELECT alfred_register_device(\(id), \(userID), \(sessionID), \(deviceRef), \(tokenKey), \(sealed), \(environment))
         """
     }
 
@@ -204,13 +194,31 @@ enum APISQL {
         """
     }
 
-    /// `(minutes, brief, quiet start, quiet end, high risk, zone)`; times as `HH:MM`.
-    static func preferences(userID: UUID, forUpdate: Bool = false) -> PostgresQuery {
-        """
+    /// `(minutes, brief, quiet start, quiet end, high risk, zone)`; times as `HH:MM`. Up to the user's id.
+    private static let preferencesOfUser = """
         SELECT meeting_reminder_minutes, to_char(morning_brief_local_time, 'HH24:MI'), to_char(quiet_hours_start, 'HH24:MI'),
                to_char(quiet_hours_end, 'HH24:MI'), high_risk_requires_confirm, time_zone
-        FROM preferences WHERE user_id = \(userID) \(unescaped: forUpdate ? "FOR UPDATE" : "")
+        FROM preferences WHERE user_id =
         """
+
+    /// The user's preferences, for `GET /v1/preferences` (prepared).
+    struct Preferences: PostgresPreparedStatement {
+        static let sql = preferencesOfUser + " $1"
+        typealias Row = (Int32, String, String?, String?, Bool, String)
+        let userID: UUID
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings()
+            bindings.append(userID)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
+    /// The user's preferences, locked for their update.
+    static func preferencesForUpdate(userID: UUID) -> PostgresQuery {
+        "\(unescaped: preferencesOfUser) \(userID) FOR UPDATE"
     }
 
     static func savePreferences(userID: UUID, _ p: SavedPreferences) -> PostgresQuery {

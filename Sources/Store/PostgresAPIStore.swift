@@ -69,7 +69,7 @@ public struct PostgresAPIStore: APIStore {
     }
 
     public func sessionIsActive(_ sessionID: UUID, userID: UUID) async throws -> Bool {
-        try await !Pooled.rows(client, APISQL.sessionIsActive(id: sessionID, userID: userID), logger: logger).isEmpty
+        try await !Pooled.execute(client, APISQL.SessionIsActive(id: sessionID, userID: userID), logger: logger).isEmpty
     }
 
     public func endSession(_ sessionID: UUID, userID: UUID) async throws {
@@ -90,15 +90,9 @@ public struct PostgresAPIStore: APIStore {
 
     public func registerDevice(userID: UUID, sessionID: UUID, deviceRef: String, tokenKey: String, tokenSealed: [UInt8],
                                environment: String) async throws {
-        let logger = self.logger
-        try await Pooled.transaction(client, logger: logger) { connection in
-            for statement in [APISQL.lockToken(tokenKey), APISQL.retireTokenElsewhere(userID: userID, tokenKey: tokenKey),
-                              APISQL.dropOtherDevicesWithToken(userID: userID, tokenKey: tokenKey, deviceRef: deviceRef),
-                              APISQL.upsertDevice(id: UUID(), userID: userID, sessionID: sessionID, deviceRef: deviceRef, tokenKey: tokenKey,
-                                                  sealed: ByteBuffer(bytes: tokenSealed), environment: environment)] {
-                _ = try await connection.query(statement, logger: logger).collect()
-            }
-        }
+        _ = try await Pooled.rows(client, APISQL.registerDevice(id: UUID(), userID: userID, sessionID: sessionID, deviceRef: deviceRef,
+                                                                tokenKey: tokenKey, sealed: ByteBuffer(bytes: tokenSealed),
+                                                                environment: environment), logger: logger)
     }
 
     public func unregisterDevice(userID: UUID, deviceRef: String) async throws -> Bool {
@@ -117,15 +111,15 @@ public struct PostgresAPIStore: APIStore {
     }
 
     public func preferences(userID: UUID) async throws -> UserPreferences {
-        try Self.preferences(from: await Pooled.rows(client, APISQL.preferences(userID: userID), logger: logger))
+        Self.preferences(from: try await Pooled.execute(client, APISQL.Preferences(userID: userID), logger: logger))
     }
 
     public func updatePreferences(_ preferences: UserPreferences, userID: UUID, reminderKind: String,
                                   brief: (key: String, due: Date)?) async throws -> UserPreferences {
         let (logger, horizon) = (self.logger, self.horizon)
         return try await Pooled.transaction(client, logger: logger) { connection in
-            let old = try Self.preferences(from: await connection.query(APISQL.preferences(userID: userID, forUpdate: true),
-                                                                        logger: logger).collect())
+            let old = Self.preferences(from: try await connection.query(APISQL.preferencesForUpdate(userID: userID), logger: logger)
+                .collect().map { try $0.decode(APISQL.Preferences.Row.self) })
             _ = try await connection.query(APISQL.savePreferences(userID: userID, APISQL.SavedPreferences(
                 minutes: Int32(preferences.meetingReminderMinutes), brief: preferences.morningBriefLocalTime,
                 quietStart: preferences.quietHoursStart, quietEnd: preferences.quietHoursEnd,
@@ -205,9 +199,8 @@ public struct PostgresAPIStore: APIStore {
         try await Pooled.rows(client, APISQL.relayOwners(addressHash: addressHash), logger: logger).decode(UUID.self).map { $0 }
     }
 
-    static func preferences(from rows: [PostgresRow]) throws -> UserPreferences {
-        guard let (minutes, brief, start, end, highRisk, zone) = try rows.decode((Int32, String, String?, String?, Bool, String).self).first
-        else { return .defaults }
+    static func preferences(from rows: [APISQL.Preferences.Row]) -> UserPreferences {
+        guard let (minutes, brief, start, end, highRisk, zone) = rows.first else { return .defaults }
         return UserPreferences(meetingReminderMinutes: Int(minutes), morningBriefLocalTime: brief, quietHoursStart: start,
                                quietHoursEnd: end, highRiskRequiresConfirm: highRisk, timeZone: zone)
     }
