@@ -1,3 +1,4 @@
+import AlfredCore
 import Crypto
 import CryptoExtras
 import Foundation
@@ -67,7 +68,7 @@ struct AppleIdentityVerifier: Sendable {
         guard let subject = jws.string("sub"), !subject.isEmpty else { throw Rejection(reason: .missingSubject) }
         switch (rawNonce, jws.string("nonce")) {
         case (let raw?, let claimed?):
-            let expected = SHA256.hash(data: Data(raw.utf8)).map { String(format: "%02x", $0) }.joined()
+            let expected = Hex.encode(SHA256.hash(data: Data(raw.utf8)))
             guard Self.equal(Array(expected.utf8), Array(claimed.utf8)) else { throw Rejection(reason: .nonceMismatch) }
         case (.some, nil):
             // The app asked for a nonce and the token has none: only a device that cannot carry one

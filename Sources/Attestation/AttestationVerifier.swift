@@ -1,3 +1,4 @@
+import AlfredCore
 import Crypto
 import Foundation
 import SwiftASN1
@@ -200,7 +201,7 @@ public struct AttestationVerifier: Sendable {
     }
 
     public static func sha256Hex(_ bytes: [UInt8]) -> String { hex(Array(SHA256.hash(data: bytes))) }
-    public static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    public static func hex(_ bytes: [UInt8]) -> String { Hex.encode(bytes) }
     static func iso(_ date: Date) -> String { date.formatted(.iso8601) }
 }
 

@@ -1,3 +1,4 @@
+import AlfredCore
 import Crypto
 import Foundation
 
@@ -118,7 +119,7 @@ public struct DataKeyring: Sendable, Equatable {
         return Array(hash.finalize().prefix(4))
     }
 
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    static func hex(_ bytes: [UInt8]) -> String { Hex.encode(bytes) }
 
     static func bytes(hex text: String) -> [UInt8]? {
         let characters = Array(text.utf8)

@@ -1,3 +1,4 @@
+import AlfredCore
 import Crypto
 import Foundation
 
@@ -140,7 +141,7 @@ public struct HostSealer: Sendable {
     /// the host key. Used for unique keys and dedupe keys, which are stored in plaintext columns.
     public func keyedHash(_ parts: String...) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data(parts.joined(separator: "\u{1F}").utf8), using: hashKey)
-        return mac.prefix(16).map { String(format: "%02x", $0) }.joined()
+        return Hex.encode(mac.prefix(16))
     }
 
     private static func aad(_ purpose: Purpose, _ userID: UUID?) -> Data {

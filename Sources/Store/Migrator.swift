@@ -12,7 +12,7 @@ public struct Migrator: Sendable {
         public let version: Int
         public let name: String
         public let sql: String
-        public var checksum: String { SHA256.hash(data: Data(sql.utf8)).map { String(format: "%02x", $0) }.joined() }
+        public var checksum: String { Hex.encode(SHA256.hash(data: Data(sql.utf8))) }
     }
 
     public struct Outcome: Sendable, Equatable {
