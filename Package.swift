@@ -287,6 +287,7 @@ let package = Package(
             "Telemetry", .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

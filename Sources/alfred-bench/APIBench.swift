@@ -29,7 +29,10 @@ struct APIBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "api", abstract: "Latency (p50/p99) and CPU per request of the app's API at a fixed offered rate.")
 
-    @Option(help: "Requests per second offered in each phase.") var rate = 1000
+    @Option(help: "Requests per second offered in each phase but sign-in.") var rate = 1000
+    @Option(help: "Sign-ins per second offered (each verifies an Apple identity token: ES256 and a key-set lookup).") var signInRate = 200
+    @Option(help: "Requests per second offered in the saturation phases (above what the machine answers), whose answered rate is the maximum.")
+    var maxRate = 4000
     @Option(help: "Seconds each phase lasts.") var seconds = 10
     @Option(help: "Distinct users (each signs in; requests rotate over them).") var users = 1000
     @Option(help: "HTTP/1.1 connections the load generator may open.") var connections = 64
@@ -70,6 +73,12 @@ struct APIBench: AsyncParsableCommand {
             "--address-rate", "1000000",
         ], environment: ["ALFRED_DATABASE_URL": apiURL.secretString.unsafeValue])
         defer { api.signal(SIGTERM) }
+        // The reference routes, as a process of their own with the API's role and keys.
+        let referencePort = try EmbeddedPostgres.freePort()
+        let reference = try ChildProcess(try Self.ownExecutable(), [
+            "reference-api", "--port", "\(referencePort)", "--session-key-file", sessionKey, "--data-key-file", dataKey,
+        ], environment: ["ALFRED_DATABASE_URL": apiURL.secretString.unsafeValue])
+        defer { reference.signal(SIGTERM) }
 
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: {
             var c = HTTPClient.Configuration()
@@ -77,7 +86,7 @@ struct APIBench: AsyncParsableCommand {
             return c
         }())
         do {
-            try await drive(api: api, http: http, port: port, apple: apple, directory: directory)
+            try await drive(api: api, reference: reference, http: http, port: port, referencePort: referencePort, apple: apple, directory: directory)
         } catch {
             try? await http.shutdown()
             throw error
@@ -85,15 +94,18 @@ struct APIBench: AsyncParsableCommand {
         try await http.shutdown()
     }
 
-    private func drive(api: ChildProcess, http: HTTPClient, port: Int, apple: AppleStandIn, directory: URL) async throws {
-        let base = "http://127.0.0.1:\(port)"
-        let load = Load(http: http, base: base)
-        var up = false
-        for _ in 0..<300 where api.poll() == nil {
-            if (try? await load.send(.GET, "/healthz")) == 200 { up = true; break }
-            try await Task.sleep(for: .milliseconds(100))
+    private func drive(api: ChildProcess, reference: ChildProcess, http: HTTPClient, port: Int, referencePort: Int, apple: AppleStandIn,
+                       directory: URL) async throws {
+        let load = Load(http: http, base: "http://127.0.0.1:\(port)")
+        let referenceLoad = Load(http: http, base: "http://127.0.0.1:\(referencePort)")
+        for (process, candidate, name) in [(api, load, "alfred api"), (reference, referenceLoad, "the reference API")] {
+            var up = false
+            for _ in 0..<300 where process.poll() == nil {
+                if (try? await candidate.send(.GET, "/healthz")) == 200 { up = true; break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            guard up else { throw ValidationError("\(name) did not come up: \(process.output.suffix(2000))") }
         }
-        guard up else { throw ValidationError("alfred api did not come up: \(api.output.suffix(2000))") }
 
         print("minting \(users) identity tokens and signing each user in once (warm-up)…")
         var signIns: [String] = []
@@ -110,42 +122,82 @@ struct APIBench: AsyncParsableCommand {
             accessTokens.append(access)
         }
         let devices = (0..<users).map { user in
-            Self.json(["device_id": "iphone-\(user)", "apns_token": String(repeating: String(format: "%02x", user % 256), count: 32),
+            Self.json(["device_id": "iphone-\(user)", "apns_token": String(format: "%064llx", UInt64(user)),  // one phone per user
                        "environment": "production"])
         }
 
         let postgresPID = try Self.postmasterPID(directory)
-        var results: [(String, Phase.Result)] = []
-        let phases: [(String, @Sendable (Int) -> Load.Request)] = [
-            ("sign-in (POST /v1/auth/ios/session)", { [signIns] i in .init(method: .POST, path: "/v1/auth/ios/session", body: signIns[i % signIns.count]) }),
-            ("GET /v1/preferences", { [accessTokens] i in .init(method: .GET, path: "/v1/preferences", token: accessTokens[i % accessTokens.count]) }),
-            ("POST /v1/devices/apns", { [accessTokens, devices] i in
-                .init(method: .POST, path: "/v1/devices/apns", token: accessTokens[i % accessTokens.count], body: devices[i % devices.count]) }),
+        // Ours and the reference side by side, at the same offered rate, one after the other; then
+        // each saturated, whose answered rate is its maximum here.
+        let signIn: @Sendable (Int) -> Load.Request = { [signIns] i in .init(method: .POST, path: "/v1/auth/ios/session", body: signIns[i % signIns.count]) }
+        let read: @Sendable (Int) -> Load.Request = { [accessTokens] i in .init(method: .GET, path: "/v1/preferences", token: accessTokens[i % accessTokens.count]) }
+        let write: @Sendable (Int) -> Load.Request = { [accessTokens, devices] i in
+            .init(method: .POST, path: "/v1/devices/apns", token: accessTokens[i % accessTokens.count], body: devices[i % devices.count]) }
+        struct Step { let key: String; let name: String; let load: Load; let process: ChildProcess; let rate: Int; let request: @Sendable (Int) -> Load.Request }
+        let steps = [
+            Step(key: "sign_in", name: "sign-in (POST /v1/auth/ios/session)", load: load, process: api, rate: signInRate, request: signIn),
+            Step(key: "get_preferences", name: "GET /v1/preferences", load: load, process: api, rate: rate, request: read),
+            Step(key: "reference_read", name: "reference read (bare GET /v1/preferences)", load: referenceLoad, process: reference, rate: rate, request: read),
+            Step(key: "register_device", name: "POST /v1/devices/apns", load: load, process: api, rate: rate, request: write),
+            Step(key: "reference_write", name: "reference write (bare POST /v1/devices/apns)", load: referenceLoad, process: reference, rate: rate, request: write),
         ]
-        for (name, request) in phases {
-            let apiCPU = Self.cpuSeconds(api.pid), pgCPU = Self.cpuSecondsOfTree(postgresPID)
-            let result = try await Phase(rate: rate, seconds: seconds).run(load, request)
-            let apiUsed = Self.cpuSeconds(api.pid) - apiCPU, pgUsed = Self.cpuSecondsOfTree(postgresPID) - pgCPU
-            let total = Double(result.latencies.count)
-            var measured = result
-            measured.apiCPUMicros = apiUsed / total * 1e6
-            measured.postgresCPUMicros = pgUsed / total * 1e6
-            results.append((name, measured))
-            print(String(format: "%@: %.0f req/s offered, %.0f answered/s; p50 %.2f ms, p99 %.2f ms, max %.1f ms; "
-                         + "non-2xx %d, errors %d; CPU per request: api %.0f µs, postgres %.0f µs",
-                         name, result.offered, result.answeredPerSecond, result.percentile(0.5), result.percentile(0.99),
-                         result.percentile(1), result.rejected, result.errors, measured.apiCPUMicros, measured.postgresCPUMicros))
-        }
-        guard api.poll() == nil else { throw ValidationError("alfred api exited: \(api.output.suffix(2000))") }
-        var summary: [String: Any] = ["offered_per_s": rate, "seconds": seconds, "users": users]
-        for ((_, result), key) in zip(results, ["sign_in", "get_preferences", "register_device"]) {
-            summary[key] = [
+        var summary: [String: Any] = ["offered_per_s": rate, "sign_in_offered_per_s": signInRate, "max_offered_per_s": maxRate,
+                                      "seconds": seconds, "users": users]
+        var entries: [String: [String: Any]] = [:]
+        for step in steps {
+            let result = try await measure(step.name, step.load, step.process, postgresPID, rate: step.rate, step.request)
+            guard step.process.poll() == nil, result.rejected + result.errors == 0 else {
+                throw ValidationError("\(step.name): \(result.rejected) answers not 2xx, \(result.errors) failed; the server said: \(step.process.output.suffix(3000))")
+            }
+            entries[step.key] = [
+                "offered_per_s": step.rate,
                 "p50_ms": (result.percentile(0.5) * 100).rounded() / 100, "p99_ms": (result.percentile(0.99) * 100).rounded() / 100,
                 "answered_per_s": result.answeredPerSecond.rounded(), "non_2xx": result.rejected, "errors": result.errors,
                 "api_cpu_us_per_request": result.apiCPUMicros.rounded(), "postgres_cpu_us_per_request": result.postgresCPUMicros.rounded(),
-            ] as [String: Any]
+            ]
         }
+        for step in steps where step.key != "sign_in" {
+            let result = try await measure("\(step.name) saturated", step.load, step.process, postgresPID, rate: maxRate, step.request)
+            entries[step.key]?["max_answered_per_s"] = result.answeredPerSecond.rounded()
+        }
+        guard api.poll() == nil else { throw ValidationError("alfred api exited: \(api.output.suffix(2000))") }
+        for (key, ours, theirs) in [("read", "get_preferences", "reference_read"), ("write", "register_device", "reference_write")] {
+            guard let a = entries[ours], let b = entries[theirs],
+                  let apiA = a["api_cpu_us_per_request"] as? Double, let apiB = b["api_cpu_us_per_request"] as? Double,
+                  let pgA = a["postgres_cpu_us_per_request"] as? Double, let pgB = b["postgres_cpu_us_per_request"] as? Double else { continue }
+            let ratio = (apiA + pgA) / max(1, apiB + pgB)
+            summary["\(key)_cpu_vs_reference"] = (ratio * 100).rounded() / 100
+            print(String(format: "%@: ours %.0f µs of CPU per request (api %.0f + postgres %.0f), the reference %.0f (%.0f + %.0f): %.2fx",
+                         key, apiA + pgA, apiA, pgA, apiB + pgB, apiB, pgB, ratio))
+        }
+        for (key, entry) in entries { summary[key] = entry }
         print(String(decoding: try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys]), as: UTF8.self))
+    }
+
+    /// One open-loop phase against `process`, with its CPU and Postgres's per answered request.
+    private func measure(_ name: String, _ load: Load, _ process: ChildProcess, _ postgresPID: pid_t, rate: Int,
+                         _ request: @escaping @Sendable (Int) -> Load.Request) async throws -> Phase.Result {
+        let apiCPU = Self.cpuSeconds(process.pid), pgCPU = Self.cpuSecondsOfTree(postgresPID)
+        var result = try await Phase(rate: rate, seconds: seconds).run(load, request)
+        let apiUsed = Self.cpuSeconds(process.pid) - apiCPU, pgUsed = Self.cpuSecondsOfTree(postgresPID) - pgCPU
+        let total = Double(max(1, result.latencies.count))
+        result.apiCPUMicros = apiUsed / total * 1e6
+        result.postgresCPUMicros = pgUsed / total * 1e6
+        print(String(format: "%@: %.0f req/s offered, %.0f answered/s; p50 %.2f ms, p99 %.2f ms, max %.1f ms; "
+                     + "non-2xx %d, errors %d; CPU per request: server %.0f µs, postgres %.0f µs",
+                     name, result.offered, result.answeredPerSecond, result.percentile(0.5), result.percentile(0.99),
+                     result.percentile(1), result.rejected, result.errors, result.apiCPUMicros, result.postgresCPUMicros))
+        return result
+    }
+
+    /// This executable, which serves the reference routes (`reference-api`).
+    static func ownExecutable() throws -> String {
+        let path = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+        guard let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+            throw ValidationError("cannot find this executable to start the reference routes")
+        }
+        return resolved
     }
 
     static func json(_ object: [String: Any]) -> String {

@@ -16,7 +16,7 @@ import Store
 @main
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "alfred-bench", abstract: "Benchmarks for Alfred's worker service.", subcommands: [QueueBench.self, BrokerBench.self, GoogleBench.self, BurstBench.self, ChaosBench.self, GmailPushBench.self, PrivacyBench.self, RestartBench.self, APIBench.self, UrgencyBench.self])
+        commandName: "alfred-bench", abstract: "Benchmarks for Alfred's worker service.", subcommands: [QueueBench.self, BrokerBench.self, GoogleBench.self, BurstBench.self, ChaosBench.self, GmailPushBench.self, PrivacyBench.self, RestartBench.self, APIBench.self, UrgencyBench.self, ReferenceAPI.self])
 }
 
 /// The `alfred` executable the benchmarks start: `--alfred PATH`, else the one built beside this one.
