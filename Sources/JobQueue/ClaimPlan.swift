@@ -24,6 +24,8 @@ struct ClaimPlan<Instant: InstantProtocol>: Sendable where Instant.Duration == D
     private(set) var nextDue: Instant?
     /// Failed claims in a row.
     private(set) var failures = 0
+    /// How many the last claim got.
+    private var lastClaimed = 0
 
     init(batch: Int, pollInterval: Duration, maxBackoff: Duration = .seconds(1)) {
         self.batch = batch
@@ -47,6 +49,7 @@ struct ClaimPlan<Instant: InstantProtocol>: Sendable where Instant.Duration == D
     /// store when the next job is due (the queue ran dry).
     mutating func claimed(_ count: Int, of wanted: Int) -> Bool {
         failures = 0
+        lastClaimed = count
         if count == wanted {
             knownWork = true  // probably more where that came from
             return false
@@ -68,7 +71,15 @@ struct ClaimPlan<Instant: InstantProtocol>: Sendable where Instant.Duration == D
     /// or nil when nothing is queued.
     mutating func nextDue(inSeconds seconds: Double?, now: Instant) {
         guard let seconds else { return }
-        // Due but not claimable means another worker is claiming it right now: look again shortly.
+        // Already due after a claim that took some: it fell due since that claim's snapshot (at 5,000
+        // jobs/s, due every 10 ms, this is every other claim), so claim again now. After a claim that
+        // took none, it is due but locked: another worker is claiming it right now; look again
+        // shortly rather than spin on it. (Waiting those 20 ms after a claim that took some was the
+        // queue bench's lateness tail: p50 2 ms, p99 30 ms.)
+        if seconds <= 0 && lastClaimed > 0 {
+            knownWork = true
+            return
+        }
         let due = now.advanced(by: seconds > 0 ? .seconds(seconds) : .milliseconds(20))
         nextDue = nextDue.map { min($0, due) } ?? due
     }

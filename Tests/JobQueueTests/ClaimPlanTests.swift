@@ -43,6 +43,14 @@ import Testing
         #expect(plan.next(free: 10, now: Self.at(1_000)) == .sleep(until: Self.at(1_020)))
     }
 
+    @Test func aJobThatFellDueSinceAClaimThatTookSomeIsClaimedAtOnce() {
+        var plan = plan()
+        let ask = plan.claimed(3, of: 10)
+        #expect(ask, "a short claim: ask when the next job is due")
+        plan.nextDue(inSeconds: -0.001, now: Self.at(1_000))
+        #expect(plan.next(free: 7, now: Self.at(1_000)) == .claim(7))
+    }
+
     @Test func atCapacityTheDueTimeWaitsForAFreeSlot() {
         var plan = plan(poll: .seconds(5))
         _ = plan.claimed(2, of: 4)
