@@ -35,10 +35,7 @@ public enum AddressList {
             if let colon = bytes.lastIndex(of: UInt8(ascii: ":")) { bytes = bytes[(colon + 1)...] }
             trim()
             guard bytes.contains(UInt8(ascii: "@")), !bytes.contains(UInt8(ascii: " ")) else { return }
-            result.append(String(unsafeUninitializedCapacity: bytes.count) { buffer in
-                for (offset, byte) in bytes.enumerated() { buffer[offset] = byte >= 65 && byte <= 90 ? byte + 32 : byte }
-                return bytes.count
-            })
+            result.append(Text.asciiLowercased(bytes))
         }
 
         for byte in header.utf8 {

@@ -3,21 +3,25 @@ import Foundation
 /// Word-level text handling shared by every subject rule: folding, tokenizing, phrase search and
 /// reply-prefix stripping. Kept separate from the rules so the matching semantics are defined once.
 enum Text {
+    /// ASCII bytes lower-cased into a string, leaving out those `dropping` names: the one loop behind
+    /// folding ASCII text, addresses and squeezed local parts.
+    static func asciiLowercased(_ bytes: some Collection<UInt8>, dropping: (UInt8) -> Bool = { _ in false }) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            var count = 0
+            for byte in bytes where !dropping(byte) {
+                buffer[count] = byte >= 65 && byte <= 90 ? byte + 32 : byte
+                count += 1
+            }
+            return count
+        }
+    }
+
     /// Case-, diacritic- and width-insensitive form: "IMMÉDIATEMENT" and "immediatement" fold alike.
     /// `ß` is spelled out because diacritic folding keeps it and a subject may say "Strasse" or "Straße".
     static func fold(_ string: String) -> String {
         // Fastest path: pure ASCII (most headers and much mail), lower-cased byte by byte.
         let utf8 = string.utf8
-        if utf8.allSatisfy({ $0 < 0x80 }) {
-            return String(unsafeUninitializedCapacity: utf8.count) { buffer in
-                var count = 0
-                for byte in utf8 {
-                    buffer[count] = byte >= 65 && byte <= 90 ? byte + 32 : byte
-                    count += 1
-                }
-                return count
-            }
-        }
+        if utf8.allSatisfy({ $0 < 0x80 }) { return asciiLowercased(utf8) }
         // Fast path (the common case, and the scoring budget is tens of microseconds): ASCII and the
         // accented Latin letters of the supported languages, folded natively into UTF-8 bytes.
         // Anything else (full-width forms, other scripts) goes through Foundation, which gives the

@@ -85,17 +85,29 @@ struct TimeReader: Sendable {
     ]
 
     /// One-word members of the families the reader checks next to a number, each word with the
-    /// families it belongs to as bits (in `singleFamilies` order): one lookup a token.
+    /// families it belongs to as bits (`bit(of:)`): one lookup a token.
     let single: WordTable<UInt8>
     static let singleFamilies: [PhraseFamily] = [.since, .ago, .within, .minutes, .hours]
 
+    /// Each of `singleFamilies`' bit in `single`; 0 for any other family.
+    private static func bit(of family: PhraseFamily) -> UInt8 {
+        switch family {
+        case .since: 1
+        case .ago: 2
+        case .within: 4
+        case .minutes: 8
+        case .hours: 16
+        default: 0
+        }
+    }
+
     init(ruleSet: RuleSet) {
         var single: [WordKey: UInt8] = [:]
-        for (bit, family) in Self.singleFamilies.enumerated() {
+        for family in Self.singleFamilies {
             for list in ruleSet.phrases[family] ?? [] {
                 for phrase in list.words {
                     let tokens = Text.tokenList(phrase)
-                    if tokens.count == 1 { single[WordKey(tokens[0]), default: 0] |= 1 << bit }
+                    if tokens.count == 1 { single[WordKey(tokens[0]), default: 0] |= Self.bit(of: family) }
                 }
             }
         }
@@ -103,8 +115,8 @@ struct TimeReader: Sendable {
     }
 
     private func isIn(_ family: PhraseFamily, _ token: Token) -> Bool {
-        guard let bits = single[token.key], let bit = Self.singleFamilies.firstIndex(of: family) else { return false }
-        return bits & (1 << bit) != 0
+        guard let bits = single[token.key] else { return false }
+        return bits & Self.bit(of: family) != 0
     }
 
     /// `writer` and `user` are Gregorian calendars in the writer's and the user's zone (made once by

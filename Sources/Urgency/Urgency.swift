@@ -313,14 +313,7 @@ public struct UrgencyScorer: Sendable {
     static func squeezed(_ local: String) -> String {
         let utf8 = local.utf8
         guard utf8.allSatisfy({ $0 < 0x80 }) else { return local.lowercased().filter { $0 != "." && $0 != "-" && $0 != "_" } }
-        return String(unsafeUninitializedCapacity: utf8.count) { buffer in
-            var count = 0
-            for byte in utf8 where byte != UInt8(ascii: ".") && byte != UInt8(ascii: "-") && byte != UInt8(ascii: "_") {
-                buffer[count] = byte >= 65 && byte <= 90 ? byte + 32 : byte
-                count += 1
-            }
-            return count
-        }
+        return Text.asciiLowercased(utf8) { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
     }
 
     static func messageID(_ raw: String) -> String {
