@@ -30,9 +30,14 @@ public struct MorningBriefHandler: JobHandler {
         }
         let briefAt = early ? now : planned
         let today = user.schedule.dayBounds(of: briefAt)
-        let meetings = try await env.calendar(user)
-            .events(in: DateInterval(start: max(now, briefAt), end: max(today.end, briefAt)))
-            .filter(\.wantsReminder)
+        // From now (a brief run late does not list meetings already over) to the end of the brief's
+        // day. A run after that day is over (more than a day late) has nothing to list: asking
+        // Google for an empty range is a 400 (`timeRangeEmpty`), which discarded the user's
+        // recurring brief, and a reversed one crashed the worker.
+        let from = max(now, briefAt)
+        let meetings = from < today.end
+            ? try await env.calendar(user).events(in: DateInterval(start: from, end: today.end)).filter(\.wantsReminder)
+            : []
         let alerts = try await env.store.mailAlerts(userID: user.userID, since: now.addingTimeInterval(-24 * 3600), limit: 50)
         let topIDs = alerts.prefix(2).compactMap {
             try? String(decoding: env.sealer.open($0.messageSealed, purpose: .mailID, userID: user.userID), as: UTF8.self)

@@ -117,6 +117,25 @@ struct DSTEndToEndTests {
         }
     }
 
+    /// A brief job that runs more than a day after its brief time (a worker fleet down overnight):
+    /// its day is over, so it lists nothing, its push is already past its deadline, and the job moves
+    /// on to the next brief. (Its meeting window once ran from now back to the end of its day, an
+    /// interval Foundation refuses with a crash of the worker; and an empty one is Google's 400
+    /// `timeRangeEmpty`, which discarded the user's recurring brief.)
+    @Test func aBriefRunMoreThanADayLateSendsNothingStaleAndMovesOn() async throws {
+        let brief = Self.dailyBriefs[0]
+        try await Self.run(zone: brief.zone, briefAt: "07:00", from: brief.start, events: brief.events) { world, clock in
+            #expect(try await world.plan() == 3)
+            let late = Self.utc(brief.runs[0]).addingTimeInterval(30 * 3600)
+            try await Self.advance(world, clock, to: late)
+            try await Self.settle(world)
+            let row = try #require(try await Self.rows(world, kind: "morning.brief").first)
+            #expect(row.state == "queued" && row.dueAt > late, "the next brief is planned: \(row)")
+            let stale = try await Self.deliveries(world).filter { $0.content.kind == "morning.brief" }
+            #expect(stale.allSatisfy { ($0.deadline ?? .distantFuture) <= late }, "nothing of the missed day can still go out: \(stale)")
+        }
+    }
+
     /// A brief time that does not exist on the spring-forward day.
     struct MissingHour: Sendable, CustomTestStringConvertible {
         let zone: String
