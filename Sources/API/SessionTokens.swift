@@ -1,3 +1,4 @@
+import AlfredCore
 import Crypto
 import Foundation
 

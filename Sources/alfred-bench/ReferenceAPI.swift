@@ -1,3 +1,4 @@
+import AlfredCore
 import ArgumentParser
 import Crypto
 import Foundation
@@ -38,10 +39,8 @@ struct ReferenceAPI: AsyncParsableCommand {
         }
         let client = PostgresClient(configuration: try DatabaseURL(database).clientConfiguration(maxConnections: 16), backgroundLogger: logger)
         let text = try String(contentsOfFile: sessionKeyFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        let key = SymmetricKey(data: stride(from: 0, to: text.count, by: 2).compactMap { offset -> UInt8? in
-            let start = text.index(text.startIndex, offsetBy: offset)
-            return UInt8(text[start..<text.index(start, offsetBy: 2)], radix: 16)
-        })
+        guard let keyBytes = Hex.decode(text) else { throw ValidationError("the session key file must hold hex (as the bench writes it)") }
+        let key = SymmetricKey(data: keyBytes)
         let routes = Routes(client: client, key: key, sealer: try HostSealer(keyFile: dataKeyFile), logger: logger)
         let router = Router()
         router.get("/v1/preferences") { request, _ in try await Self.reporting { try await routes.preferences(request) } }
@@ -127,11 +126,12 @@ struct ReferenceAPI: AsyncParsableCommand {
             return Response(status: .unauthorized)
         }
 
-        /// The user and session of a valid, unexpired access token (HS256 with the session key).
+        /// The user and session of a valid, unexpired access token (HS256 with the session key),
+        /// decoded with the project's base64url as ours is, so the comparison is of the rest.
         private func caller(_ request: Request) -> (UUID, UUID)? {
             guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { return nil }
             let parts = header.dropFirst(7).split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count == 3, let signature = Self.base64URL(parts[2]), let payload = Self.base64URL(parts[1]),
+            guard parts.count == 3, let signature = Base64URL.decode(parts[2]), let payload = Base64URL.decode(parts[1]),
                   HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: Data("\(parts[0]).\(parts[1])".utf8), using: key),
                   let claims = try? JSONSerialization.jsonObject(with: payload) as? [String: Any],
                   claims["iss"] as? String == "alfred-api", let expires = claims["exp"] as? Double, Date().timeIntervalSince1970 < expires,
@@ -141,10 +141,5 @@ struct ReferenceAPI: AsyncParsableCommand {
             return (user, session)
         }
 
-        private static func base64URL(_ text: Substring) -> Data? {
-            var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-            return Data(base64Encoded: base64)
-        }
     }
 }

@@ -1,3 +1,4 @@
+import AlfredCore
 @testable import API
 import Crypto
 import CryptoExtras

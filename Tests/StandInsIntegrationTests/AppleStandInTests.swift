@@ -1,3 +1,4 @@
+import AlfredCore
 import AlfredTestCluster
 @testable import API
 import AsyncHTTPClient

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import API
+import AlfredCore
 
 /// Base64url as access tokens, Apple's and Google's tokens and our random tokens use it: unpadded,
 /// `-` and `_`, and strict about what it accepts.
