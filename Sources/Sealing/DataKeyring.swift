@@ -121,15 +121,5 @@ public struct DataKeyring: Sendable, Equatable {
 
     static func hex(_ bytes: [UInt8]) -> String { Hex.encode(bytes) }
 
-    static func bytes(hex text: String) -> [UInt8]? {
-        let characters = Array(text.utf8)
-        guard characters.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(characters.count / 2)
-        for index in stride(from: 0, to: characters.count, by: 2) {
-            guard let byte = UInt8(String(decoding: characters[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(byte)
-        }
-        return bytes
-    }
+    static func bytes(hex text: String) -> [UInt8]? { Hex.decode(text) }
 }

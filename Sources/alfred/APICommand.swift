@@ -143,16 +143,7 @@ struct APICommand: AsyncParsableCommand {
     static func readKey(_ path: String) throws -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read the session key file \(path)") }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if text.count >= 64, text.count % 2 == 0, text.allSatisfy(\.isHexDigit) {
-            var bytes: [UInt8] = []
-            var index = text.startIndex
-            while index < text.endIndex {
-                let next = text.index(index, offsetBy: 2)
-                bytes.append(UInt8(text[index..<next], radix: 16)!)
-                index = next
-            }
-            return bytes
-        }
+        if text.count >= 64, let bytes = Hex.decode(text) { return bytes }
         guard data.count >= 32 else { throw ValidationError("the session key file \(path) must hold 32+ bytes or 64+ hex characters") }
         return Array(data)
     }

@@ -1,3 +1,4 @@
+import AlfredCore
 import ArgumentParser
 import Foundation
 import Attestation
@@ -42,7 +43,7 @@ struct AttestationCommand: ParsableCommand {
             }
             var expectedNonce: [UInt8]?
             if let nonce {
-                guard let decoded = Self.hexBytes(nonce) else { throw ValidationError("--nonce must be hex") }
+                guard let decoded = Hex.decode(nonce) else { throw ValidationError("--nonce must be hex") }
                 expectedNonce = decoded
             }
 
@@ -76,17 +77,6 @@ struct AttestationCommand: ParsableCommand {
             if let date = formatter.date(from: string) { return date }
             formatter.formatOptions = [.withInternetDateTime]
             return formatter.date(from: string)
-        }
-
-        static func hexBytes(_ hex: String) -> [UInt8]? {
-            let chars = Array(hex.utf8)
-            guard chars.count % 2 == 0 else { return nil }
-            var bytes: [UInt8] = []
-            for i in stride(from: 0, to: chars.count, by: 2) {
-                guard let byte = UInt8(String(decoding: chars[i..<i + 2], as: UTF8.self), radix: 16) else { return nil }
-                bytes.append(byte)
-            }
-            return bytes
         }
     }
 }

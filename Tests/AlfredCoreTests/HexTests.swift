@@ -11,4 +11,14 @@ import Testing
         #expect(Hex.encode([]) == "")
         #expect(Hex.encode([0x0a, 0xff]) == "0aff")
     }
+
+    @Test func readsBackWhatItWritesInEitherCaseAndNothingElse() {
+        let bytes = (0...255).map(UInt8.init)
+        #expect(Hex.decode(Hex.encode(bytes)) == bytes)
+        #expect(Hex.decode("0AfF") == [0x0a, 0xff])
+        #expect(Hex.decode("") == [])
+        #expect(Hex.decode("abc") == nil, "odd length")
+        #expect(Hex.decode("+f") == nil, "a sign is not a digit")
+        #expect(Hex.decode("0g") == nil)
+    }
 }
