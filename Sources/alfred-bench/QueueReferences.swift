@@ -113,8 +113,10 @@ struct QueueReferences {
         let enqueue = try ChildProcess(python, [script, "enqueue", dsn, "\(jobs)"])
         // Timed from the enqueue's commit: when the first job is visible, all are.
         while try await count("SELECT count(*)::int8 FROM pgqueuer") == 0 {
-            guard enqueue.poll() == nil || enqueue.poll() == 0 else {
-                throw ValidationError("the PgQueuer enqueue failed: \(enqueue.output.suffix(2000))")
+            // Exited without any job visible: failed, or (successful) all drained already.
+            if let code = enqueue.poll() {
+                guard code == 0 else { throw ValidationError("the PgQueuer enqueue failed: \(enqueue.output.suffix(2000))") }
+                break
             }
             try await Task.sleep(for: .milliseconds(2))
         }
