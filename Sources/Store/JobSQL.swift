@@ -21,11 +21,16 @@ enum JobSQL {
     /// configuration, never user input.
     /// One notification per queue per statement; Postgres folds duplicates within a transaction.
     private static func notifyCTE(source: String, horizon: Double) -> String {
+        notifyCTE(source: source, horizonSQL: "\(horizon)")
+    }
+
+    /// `horizonSQL`: a literal, or a bind (`$15::float8`) in a prepared statement.
+    private static func notifyCTE(source: String, horizonSQL: String) -> String {
         """
         notified AS (
             SELECT pg_notify('\(channel)', queue || ' ' || extract(epoch FROM min(due_at) - now())::text)
             FROM \(source)
-            WHERE state = 'queued' AND due_at <= now() + make_interval(secs => \(horizon))
+            WHERE state = 'queued' AND due_at <= now() + make_interval(secs => \(horizonSQL))
             GROUP BY queue
         )
         """
@@ -39,23 +44,21 @@ enum JobSQL {
 
     /// Insert many jobs in one statement. Returns rows `(id, unique_key, outcome)` where outcome is
     /// `inserted`, `rescheduled` (an existing queued job moved), `existing` (the live job that made a
-    /// keyed enqueue a no-op), or `notify` (bookkeeping rows, ignored).
-    static func enqueue(_ c: EnqueueColumns, replace: Bool, horizon: Double) -> PostgresQuery {
-        let keys = c.uniqueKeys.filter { !$0.isEmpty }
-        return """
+    /// keyed enqueue a no-op), or `notify` (bookkeeping rows, ignored). Prepared: every reminder and
+    /// brief of a burst enqueues its push, and planning this statement cost more than running it.
+    struct Enqueue: PostgresPreparedStatement {
+        static let sql = """
             WITH input AS (
-                SELECT * FROM unnest(\(c.ids)::uuid[], \(c.kinds)::text[], \(c.queues)::text[], \(c.priorities)::int2[],
-                                     \(c.payloads)::bytea[], \(c.dueAbsolute)::timestamptz[], \(c.dueDelay)::float8[],
-                                     \(c.deadlines)::timestamptz[], \(c.maxAttempts)::int4[], \(c.uniqueKeys)::text[],
-                                     \(c.users)::uuid[])
+                SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int2[], $5::bytea[], $6::timestamptz[], $7::float8[],
+                                     $8::timestamptz[], $9::int4[], $10::text[], $11::uuid[])
                     AS t(id, kind, queue, priority, payload, due_abs, due_delay, deadline, max_attempts, unique_key, user_id)
             ),
             ins AS (
                 INSERT INTO jobs (id, user_id, kind, queue, priority, payload, due_at, scheduled_at, deadline_at, max_attempts,
                                   unique_key)
-                SELECT id, NULLIF(user_id, \(noUser)), kind, queue, priority, payload, due, due,
-                       NULLIF(deadline, \(noInstant)), max_attempts, NULLIF(unique_key, '')
-                FROM (SELECT *, coalesce(NULLIF(due_abs, \(noInstant)), now()) + make_interval(secs => due_delay) AS due FROM input) i
+                SELECT id, NULLIF(user_id, $13::uuid), kind, queue, priority, payload, due, due,
+                       NULLIF(deadline, $12::timestamptz), max_attempts, NULLIF(unique_key, '')
+                FROM (SELECT *, coalesce(NULLIF(due_abs, $12::timestamptz), now()) + make_interval(secs => due_delay) AS due FROM input) i
                 ON CONFLICT (unique_key) WHERE unique_key IS NOT NULL AND state IN ('queued', 'running')
                 -- A queued job moves; a running one keeps the request for when it completes (rerun_at).
                 DO UPDATE SET due_at = CASE WHEN jobs.state = 'queued' THEN EXCLUDED.due_at ELSE jobs.due_at END,
@@ -64,20 +67,35 @@ enum JobSQL {
                               rerun_at = CASE WHEN jobs.state = 'running'
                                               THEN least(coalesce(jobs.rerun_at, EXCLUDED.due_at), EXCLUDED.due_at) END,
                               updated_at = now()
-                    WHERE \(replace)
+                    WHERE $14::bool
                 RETURNING id, unique_key, queue, due_at, state
             ),
-            \(unescaped: notifyCTE(source: "ins", horizon: horizon))
+            \(notifyCTE(source: "ins", horizonSQL: "$15::float8"))
             -- A row that kept its input id is new; a moved one has the existing job's id. (Not
             -- `xmax = 0`: a system column needs a table-wide SELECT, which the operator role lacks.)
             SELECT ins.id, ins.unique_key, CASE WHEN input.id IS NULL THEN 'rescheduled' ELSE 'inserted' END
             FROM ins LEFT JOIN input ON input.id = ins.id
             UNION ALL
             SELECT id, unique_key, 'existing' FROM jobs
-                WHERE unique_key = ANY(\(keys)::text[]) AND state IN ('queued', 'running')
+                WHERE unique_key = ANY(array_remove($10::text[], '')) AND state IN ('queued', 'running')
             UNION ALL
             SELECT NULL, NULL, 'notify' FROM notified
             """
+        typealias Row = (UUID?, String?, String)
+        var columns: EnqueueColumns
+        var replace: Bool
+        var horizon: Double
+
+        func makeBindings() throws -> PostgresBindings {
+            var b = PostgresBindings()
+            b.append(columns.ids); b.append(columns.kinds); b.append(columns.queues); b.append(columns.priorities)
+            b.append(columns.payloads); b.append(columns.dueAbsolute); b.append(columns.dueDelay); b.append(columns.deadlines)
+            b.append(columns.maxAttempts); b.append(columns.uniqueKeys); b.append(columns.users)
+            b.append(noInstant); b.append(noUser); b.append(replace); b.append(horizon)
+            return b
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
     /// Lease up to `limit` due jobs, earliest `due_at` first, in one statement; with a window, jobs of

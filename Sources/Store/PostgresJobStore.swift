@@ -70,12 +70,17 @@ public struct PostgresJobStore: JobStore {
             columns.uniqueKeys.append(job.uniqueKey ?? "")
             columns.users.append(job.userID ?? JobSQL.noUser)
         }
-        let query = JobSQL.enqueue(columns, replace: onConflict == .replaceSchedule, horizon: horizon)
-        let rows = try await run(query, on: connection)
+        let statement = JobSQL.Enqueue(columns: columns, replace: onConflict == .replaceSchedule, horizon: horizon)
+        let rows: [JobSQL.Enqueue.Row]
+        if let connection {
+            rows = try await connection.execute(statement, logger: logger).reduce(into: []) { $0.append($1) }
+        } else {
+            rows = try await Pooled.execute(client, statement, logger: logger)
+        }
         var inserted = Set<UUID>()
         var rescheduledByKey: [String: UUID] = [:]
         var existingByKey: [String: UUID] = [:]
-        for (id, key, outcome) in try rows.decode((UUID?, String?, String).self) {
+        for (id, key, outcome) in rows {
             guard let id else { continue }
             switch outcome {
             case "inserted": inserted.insert(id)
