@@ -1,11 +1,41 @@
+import AlfredCore
 import Foundation
 import PostgresNIO
 
 /// Every query on the audit trail, in one place. Appends go through `alfred_audit_append` (migration
 /// 0005), which chains the event under a lock on the user's head; nothing here updates an event.
 enum AuditSQL {
-    static func append(userID: UUID, type: String, connector: String?, result: String, metadata: String) -> PostgresQuery {
-        "SELECT alfred_audit_append(\(userID), \(type), \(connector), \(result), \(metadata)::jsonb)"
+    /// Appends many events in one statement (see `StatementBatcher`), users in order so that two
+    /// statements never wait on each other's audit heads. A missing connector is ''. Prepared: every
+    /// Google fetch of a burst appends one.
+    struct Append: PostgresPreparedStatement {
+        static let sql = """
+            SELECT alfred_audit_append(a.user_id, a.type, NULLIF(a.connector, ''), a.result, a.metadata::jsonb)
+            FROM (SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[])
+                      WITH ORDINALITY AS a(user_id, type, connector, result, metadata, n)
+                  ORDER BY user_id, n) a
+            """
+        typealias Row = UUID?
+        var users: [UUID] = [], types: [String] = [], connectors: [String] = [], results: [String] = [], metadata: [String] = []
+
+        init(_ events: [AuditEvent]) throws {
+            for event in events {
+                users.append(event.userID)
+                types.append(event.type)
+                connectors.append(event.connector ?? "")
+                results.append(event.result)
+                metadata.append(String(
+                    decoding: try JSONSerialization.data(withJSONObject: event.metadata, options: [.sortedKeys]), as: UTF8.self))
+            }
+        }
+
+        func makeBindings() throws -> PostgresBindings {
+            var b = PostgresBindings()
+            b.append(users); b.append(types); b.append(connectors); b.append(results); b.append(metadata)
+            return b
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(UUID?.self) }
     }
 
     /// The exact field texts the chain hash covers (see the migration): jsonb as Postgres renders it,

@@ -5,20 +5,26 @@ import NIOCore
 import PostgresNIO
 
 /// The audit trail on PostgreSQL: workers and the broker append; operators list, verify and prune.
+///
+/// Appends go through a `StatementBatcher`: in a burst (every reminder's calendar read writes one
+/// event) the appends that arrive while a statement is in flight share the next one, and its commit.
+/// One user's appends never share a statement, so each still follows the one its caller awaited.
 public struct PostgresAuditStore: AuditStore {
     let client: PostgresClient
     let logger: Logger
+    private let appends: StatementBatcher<AuditEvent, UUID, Void>
 
     public init(client: PostgresClient, logger: Logger) {
         self.client = client
         self.logger = logger
+        appends = StatementBatcher(maxInFlight: 2, key: \.userID) { events in
+            _ = try await Pooled.execute(client, try AuditSQL.Append(events), logger: logger)
+            return events.map { _ in () }
+        }
     }
 
     public func record(_ event: AuditEvent) async throws {
-        let metadata = String(decoding: try JSONSerialization.data(withJSONObject: event.metadata, options: [.sortedKeys]), as: UTF8.self)
-        _ = try await Pooled.rows(client, AuditSQL.append(
-            userID: event.userID, type: event.type, connector: event.connector, result: event.result, metadata: metadata),
-            logger: logger)
+        try await appends.submit(event)
     }
 
     public func entries(userID: UUID, afterSeq: Int64, limit: Int) async throws -> [AuditEntry] {

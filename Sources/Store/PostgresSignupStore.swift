@@ -56,13 +56,13 @@ public struct PostgresSignupStore: Sendable {
     @discardableResult
     private func audited(_ type: String, _ metadata: [String: String], _ statements: @Sendable () -> [PostgresQuery]) async throws -> Bool {
         let (logger, queries) = (self.logger, statements())
-        let json = String(decoding: try JSONSerialization.data(withJSONObject: metadata, options: [.sortedKeys]), as: UTF8.self)
+        let append = try AuditSQL.Append([AuditEvent(userID: SignupSQL.operatorUser, type: type, connector: nil, result: "SUCCESS",
+                                                     metadata: metadata)])
         return try await Pooled.transaction(client, logger: logger) { connection in
             var changed = false
             for query in queries { changed = try await !connection.query(query, logger: logger).collect().isEmpty }
             _ = try await connection.query(SignupSQL.ensureOperatorChain, logger: logger).collect()
-            _ = try await connection.query(AuditSQL.append(userID: SignupSQL.operatorUser, type: type, connector: nil, result: "SUCCESS",
-                                                           metadata: json), logger: logger).collect()
+            for try await _ in try await connection.execute(append, logger: logger) {}
             return changed
         }
     }

@@ -106,30 +106,33 @@ import Testing
     /// Migration 0021: each role appends only the audit event types its own code writes (a forged
     /// TOKEN_REFRESH from the API, SIGN_IN from the worker or DELIVERY from the broker is refused
     /// with 42501 and leaves the chain as it was), and the owner may append any.
+    /// One event, through the statement the stores use.
+    static func append(_ type: String, about user: UUID, on client: PostgresClient) async throws {
+        let statement = try AuditSQL.Append([AuditEvent(userID: user, type: type, connector: nil, result: "SUCCESS")])
+        for try await _ in try await client.execute(statement, logger: TestDatabase.quietLogger) {}
+    }
+
     @Test func eachRoleAppendsOnlyItsOwnAuditEvents() async throws {
         let url = try await TestDatabase.fresh()
         let logger = TestDatabase.quietLogger
         let user = UUID(uuidString: "00000000-0000-0000-0000-00000000003a")!
         try await TestDatabase.withClient(url) { owner in
             _ = try await owner.query("INSERT INTO users (id) VALUES (\(user))", logger: logger).collect()
-            _ = try await owner.query(AuditSQL.append(userID: user, type: "ANY_TYPE", connector: nil, result: "SUCCESS", metadata: "{}"),
-                                      logger: logger).collect()
+            try await Self.append("ANY_TYPE", about: user, on: owner)
         }
         let own = ["alfred_worker": "DELIVERY", "alfred_broker": "TOKEN_REFRESH", "alfred_api": "SIGN_IN"]
         let forged = ["alfred_worker": ["SIGN_IN", "DELETE_ALL"], "alfred_broker": ["DELIVERY", "SIGN_IN"],
                       "alfred_api": ["TOKEN_REFRESH", "DELIVERY", "BROKER_DECISION"]]
         for (role, type) in own {
             try await TestDatabase.withClient(connect(url, as: role)) { client in
-                _ = try await client.query(AuditSQL.append(userID: user, type: type, connector: nil, result: "SUCCESS", metadata: "{}"),
-                                           logger: logger).collect()
+                try await Self.append(type, about: user, on: client)
                 let unchecked = await #expect(throws: PSQLError.self, "\(role) called the unchecked append") {
                     _ = try await client.query("SELECT alfred_audit_write(\(user), 'DELIVERY', NULL, 'SUCCESS', '{}')", logger: logger).collect()
                 }
                 #expect(unchecked?.serverInfo?[.sqlState] == "42501")
                 for type in forged[role]! {
                     let refused = await #expect(throws: PSQLError.self) {
-                        _ = try await client.query(AuditSQL.append(userID: user, type: type, connector: nil, result: "SUCCESS", metadata: "{}"),
-                                                   logger: logger).collect()
+                        try await Self.append(type, about: user, on: client)
                     }
                     #expect(refused?.serverInfo?[.sqlState] == "42501", "\(role) appended \(type)")
                 }
