@@ -106,6 +106,9 @@ public protocol AssistantStore: Sendable {
     /// Urgent mail recorded since `since`, newest first, at most `limit`.
     func mailAlerts(userID: UUID, since: Date, limit: Int) async throws -> [MailAlert]
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any AssistantTransaction) async throws -> T) async throws -> T
+    /// Enqueues the push unless its key was used before, in a transaction of its own. True if it was
+    /// enqueued now.
+    func notify(_ notification: OutboundNotification) async throws -> Bool
     /// Records the user's verdict on an urgent-mail notification and returns the rule ids stored with
     /// it (empty for an alert that has none); nil if there is no such notification of this user or it
     /// already has a verdict (so a verdict is counted once).

@@ -78,15 +78,32 @@ enum AssistantSQL {
         "SELECT idempotency_key FROM notifications WHERE idempotency_key = ANY(\(keys)::text[])"
     }
 
-    /// Claims the key; the caller enqueues the push only when a row comes back.
-    static func claimNotificationKey(key: String, userID: UUID, kind: String, jobID: UUID, deadline: Date?,
-                                     scheduledAt: Date?, urgencyRules: [String]?, urgencyRuleSet: String?) -> PostgresQuery {
-        """
-        INSERT INTO notifications (idempotency_key, user_id, kind, job_id, deadline_at, scheduled_at, urgency_rules, urgency_rule_set)
-        VALUES (\(key), \(userID), \(kind), \(jobID), \(deadline), \(scheduledAt), \(urgencyRules)::text[], \(urgencyRuleSet))
-        ON CONFLICT (idempotency_key) DO NOTHING
-        RETURNING idempotency_key
-        """
+    /// Claims many notifications' keys in one statement; the caller enqueues the pushes of the keys
+    /// that come back. Per-row values are parallel arrays; no deadline or time is `JobSQL.noInstant`,
+    /// and no urgency rules is '' (otherwise a JSON array of rule ids) with '' for its rule set.
+    struct ClaimNotificationKeys: PostgresPreparedStatement {
+        static let sql = """
+            INSERT INTO notifications (idempotency_key, user_id, kind, job_id, deadline_at, scheduled_at, urgency_rules, urgency_rule_set)
+            SELECT key, user_id, kind, job_id, NULLIF(deadline, $9::timestamptz), NULLIF(scheduled, $9::timestamptz),
+                   CASE WHEN rules = '' THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(rules::jsonb)) END,
+                   NULLIF(rule_set, '')
+            FROM unnest($1::text[], $2::uuid[], $3::text[], $4::uuid[], $5::timestamptz[], $6::timestamptz[], $7::text[], $8::text[])
+                AS n(key, user_id, kind, job_id, deadline, scheduled, rules, rule_set)
+            ON CONFLICT (idempotency_key) DO NOTHING
+            RETURNING idempotency_key
+            """
+        typealias Row = String
+        var keys: [String] = [], users: [UUID] = [], kinds: [String] = [], jobIDs: [UUID] = []
+        var deadlines: [Date] = [], scheduled: [Date] = [], rules: [String] = [], ruleSets: [String] = []
+
+        func makeBindings() throws -> PostgresBindings {
+            var b = PostgresBindings()
+            b.append(keys); b.append(users); b.append(kinds); b.append(jobIDs)
+            b.append(deadlines); b.append(scheduled); b.append(rules); b.append(ruleSets); b.append(JobSQL.noInstant)
+            return b
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(String.self) }
     }
 
     static func recordMailAlerts(userID: UUID, keys: [String], sealed: [ByteBuffer], dispositions: [String],

@@ -5,15 +5,29 @@ import NIOCore
 import PostgresNIO
 
 /// `AssistantStore` on PostgreSQL, used by workers (role `alfred_worker`).
+///
+/// A notification with nothing else to write (a reminder's push, a brief's) goes through a
+/// `StatementBatcher`: in a burst, the ones that arrive while a transaction is in flight share the
+/// next, its two statements and its commit.
 public struct PostgresAssistantStore: AssistantStore {
     let client: PostgresClient
     let jobs: PostgresJobStore
     let logger: Logger
+    private let notifications: StatementBatcher<OutboundNotification, String, Bool>
 
     public init(client: PostgresClient, jobs: PostgresJobStore, logger: Logger) {
         self.client = client
         self.jobs = jobs
         self.logger = logger
+        notifications = StatementBatcher(maxInFlight: 2, key: \.idempotencyKey) { batch in
+            try await Pooled.transaction(client, logger: logger) { connection in
+                try await Transaction(connection: connection, jobs: jobs, logger: logger).notify(batch)
+            }
+        }
+    }
+
+    public func notify(_ notification: OutboundNotification) async throws -> Bool {
+        try await notifications.submit(notification)
     }
 
     public func profile(_ userID: UUID) async throws -> UserProfile? {
@@ -132,20 +146,39 @@ public struct PostgresAssistantStore: AssistantStore {
         }
 
         func notify(_ notification: OutboundNotification) async throws -> Bool {
-            let jobID = UUID()
-            var claimed = false
-            for try await _ in try await connection.query(AssistantSQL.claimNotificationKey(
-                key: notification.idempotencyKey, userID: notification.userID, kind: notification.kind, jobID: jobID,
-                deadline: notification.deadline, scheduledAt: notification.scheduledAt,
-                urgencyRules: notification.urgency?.ids, urgencyRuleSet: notification.urgency?.ruleSet), logger: logger
-            ).decode(String.self) { claimed = true }
-            guard claimed else { return false }
-            var job = notification.job
-            job.id = JobID(jobID)
-            job.uniqueKey = notification.idempotencyKey
-            job.userID = notification.userID
-            _ = try await jobs.enqueue([job], onConflict: .keep, on: connection)
-            return true
+            try await notify([notification])[0]
+        }
+
+        /// Claims every key (no two alike), then enqueues the pushes of the keys claimed now, in one
+        /// statement each.
+        func notify(_ notifications: [OutboundNotification]) async throws -> [Bool] {
+            var claim = AssistantSQL.ClaimNotificationKeys()
+            for notification in notifications {
+                claim.keys.append(notification.idempotencyKey)
+                claim.users.append(notification.userID)
+                claim.kinds.append(notification.kind)
+                claim.jobIDs.append(UUID())
+                claim.deadlines.append(notification.deadline ?? JobSQL.noInstant)
+                claim.scheduled.append(notification.scheduledAt ?? JobSQL.noInstant)
+                if let urgency = notification.urgency {
+                    claim.rules.append(String(decoding: try JSONSerialization.data(withJSONObject: urgency.ids), as: UTF8.self))
+                    claim.ruleSets.append(urgency.ruleSet)
+                } else {
+                    claim.rules.append("")
+                    claim.ruleSets.append("")
+                }
+            }
+            var claimed = Set<String>()
+            for try await key in try await connection.execute(claim, logger: logger) { claimed.insert(key) }
+            let pushes = notifications.indices.filter { claimed.contains(notifications[$0].idempotencyKey) }.map { index in
+                var job = notifications[index].job
+                job.id = JobID(claim.jobIDs[index])
+                job.uniqueKey = notifications[index].idempotencyKey
+                job.userID = notifications[index].userID
+                return job
+            }
+            if !pushes.isEmpty { _ = try await jobs.enqueue(pushes, onConflict: .keep, on: connection) }
+            return notifications.map { claimed.contains($0.idempotencyKey) }
         }
 
         func saveCursor(connectorID: UUID, userID: UUID, kind: String, sealed: [UInt8]) async throws {

@@ -3,6 +3,7 @@ import AlfredTestCluster
 import Foundation
 import Logging
 import PostgresNIO
+import Privacy
 import Testing
 @testable import Store
 
@@ -53,6 +54,92 @@ import Testing
             #expect(try await store.usedNotificationKeys(["reminder:abc", "reminder:other"]) == ["reminder:abc"])
             let rows = try await client.query("SELECT count(*) FROM notifications", logger: logger).collect()
             #expect(try rows.first?.decode(Int.self) == 1)
+        }
+    }
+
+    /// In a burst, notifications arriving together share a transaction (`StatementBatcher`): every
+    /// key is still claimed once, every claimed key gets its own push job, and each row keeps its own
+    /// deadline, scheduled time and urgency rules (none, an empty list, or ids).
+    @Test func notificationsArrivingTogetherStillClaimEachKeyOnceWithTheirOwnFields() async throws {
+        let url = try await TestDatabase.fresh()
+        let (user, _) = try await TestDatabase.withClient(url) { try await Self.seedUser($0, logger: logger) }
+        let deadline = Date(timeIntervalSince1970: 1_900_000_000), scheduled = Date(timeIntervalSince1970: 1_899_999_400)
+        @Sendable func notification(_ index: Int) -> OutboundNotification {
+            var notification = OutboundNotification(
+                userID: user, kind: index % 3 == 0 ? "mail.urgent" : "meeting.reminder", idempotencyKey: "key:\(index)",
+                job: NewJob(kind: JobKind("push.deliver", queue: "delivery"), payload: [UInt8(index)]),
+                deadline: index % 2 == 0 ? deadline : nil, scheduledAt: index % 2 == 0 ? scheduled : nil)
+            if index % 3 == 0 { notification.urgency = AlertRules(ids: index % 2 == 0 ? [] : ["deadline-today", "vip"], ruleSet: "v7") }
+            return notification
+        }
+        try await TestDatabase.withClient(asWorker(url)) { client in
+            let store = PostgresAssistantStore(client: client, jobs: PostgresJobStore(client: client, logger: logger), logger: logger)
+            // 60 keys, each sent three times at once.
+            let answers = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
+                for index in 0..<180 { group.addTask { (index % 60, try await store.notify(notification(index % 60))) } }
+                return try await group.reduce(into: [Int: [Bool]]()) { $0[$1.0, default: []].append($1.1) }
+            }
+            #expect(answers.count == 60)
+            for (index, claimed) in answers { #expect(claimed.filter { $0 }.count == 1 && claimed.count == 3, "key:\(index) claimed \(claimed)") }
+        }
+        try await TestDatabase.withClient(url) { owner in
+            let rows = try await owner.query("""
+                SELECT n.idempotency_key, n.kind, n.deadline_at, n.scheduled_at, n.urgency_rules, n.urgency_rule_set,
+                       j.unique_key, j.user_id, j.payload, j.queue
+                FROM notifications n LEFT JOIN jobs j ON j.id = n.job_id ORDER BY n.idempotency_key
+                """, logger: logger).collect()
+            #expect(rows.count == 60)
+            for row in rows {
+                let (key, kind, rowDeadline, rowScheduled, rules, ruleSet, jobKey, jobUser, payload, queue) = try row.decode(
+                    (String, String, Date?, Date?, [String]?, String?, String?, UUID?, ByteBuffer?, String?).self)
+                let index = try #require(Int(key.dropFirst(4)))
+                let expected = notification(index)
+                #expect(kind == expected.kind && rowDeadline == expected.deadline && rowScheduled == expected.scheduledAt, "\(key)")
+                #expect(rules == expected.urgency?.ids && ruleSet == expected.urgency?.ruleSet, "\(key): \(String(describing: rules))")
+                #expect(jobKey == key && jobUser == user && queue == "delivery" && payload.map { Array(buffer: $0) } == [UInt8(index)],
+                        "\(key) has its own push job")
+            }
+            let jobs = try await owner.query("SELECT count(*)::int FROM jobs", logger: logger).collect()
+            #expect(try jobs.first?.decode(Int.self) == 60)
+        }
+    }
+
+    /// Connector-fetch audit events appended at once (a burst's calendar reads) share statements; each
+    /// user's chain still holds every event, in order, and verifies.
+    @Test func auditEventsAppendedTogetherKeepEveryChainIntact() async throws {
+        let url = try await TestDatabase.fresh()
+        var seeded: [UUID] = []
+        for _ in 0..<5 { seeded.append(try await TestDatabase.withClient(url) { try await Self.seedUser($0, logger: logger) }.0) }
+        let users = seeded
+        try await TestDatabase.withClient(asWorker(url)) { client in
+            let audit = PostgresAuditStore(client: client, logger: logger)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for user in users {
+                    // One user's events in order (each awaited), users side by side.
+                    group.addTask {
+                        for index in 0..<20 {
+                            try await audit.record(AuditEvent(userID: user, type: "CONNECTOR_FETCH", result: "SUCCESS",
+                                                              metadata: ["source": "calendar", "items": "\(index)"]))
+                        }
+                    }
+                }
+                // And events about a user who does not exist: dropped, without failing the others.
+                group.addTask { try await audit.record(AuditEvent(userID: UUID(), type: "CONNECTOR_FETCH", result: "SUCCESS")) }
+                try await group.waitForAll()
+            }
+        }
+        try await TestDatabase.withClient(url) { owner in
+            let store = PostgresAuditStore(client: owner, logger: logger)
+            for user in users {
+                let verified = try await AuditChain.verify(userID: user, store: store)
+                #expect(verified.intact && verified.events == 20, "\(verified)")
+                let items = try await owner.query("""
+                    SELECT redacted_metadata->>'items' FROM audit_events WHERE user_id = \(user) ORDER BY seq
+                    """, logger: logger).collect().map { try $0.decode(String.self) }
+                #expect(items == (0..<20).map { "\($0)" })
+            }
+            let total = try await owner.query("SELECT count(*)::int FROM audit_events", logger: logger).collect()
+            #expect(try total.first?.decode(Int.self) == 100)
         }
     }
 
