@@ -8,10 +8,13 @@ import PostgresNIO
 public struct PostgresConnectorStore: ConnectorStore {
     let client: PostgresClient
     let logger: Logger
+    /// One for the store's life: its appends share statements (a store per event would batch nothing).
+    private let auditStore: PostgresAuditStore
 
     public init(client: PostgresClient, logger: Logger) {
         self.client = client
         self.logger = logger
+        auditStore = PostgresAuditStore(client: client, logger: logger)
     }
 
     public func insert(_ c: NewConnector) async throws {
@@ -67,6 +70,6 @@ public struct PostgresConnectorStore: ConnectorStore {
     }
 
     public func audit(_ event: AuditEvent) async throws {
-        try await PostgresAuditStore(client: client, logger: logger).record(event)
+        try await auditStore.record(event)
     }
 }
