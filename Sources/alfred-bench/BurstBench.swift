@@ -218,9 +218,9 @@ struct BurstBench: AsyncParsableCommand {
                 """, logger: logger).collect()
             var byKind: [String: [Double]] = [:], states: [String: Int] = [:], queuedAt: [Double] = []
             for row in rows {
-                let (kind, late, state, queued) = try row.decode((String, Double?, String, Double).self)
+                let (kind, late, state, queued) = try row.decode((String, Double?, String, Double?).self)
                 states[state, default: 0] += 1
-                queuedAt.append(queued)
+                if let queued { queuedAt.append(queued) }
                 if let late { byKind[kind, default: []].append(late) }
             }
             queuedAt.sort()
@@ -267,7 +267,7 @@ struct BurstBench: AsyncParsableCommand {
                 "queued_vs_due_s": ["p50": percentile(queuedAt, 0.5), "p99": percentile(queuedAt, 0.99), "max": percentile(queuedAt, 1)],
                 "over_60_s": lateness.filter { $0 > 60 }.count, "deadlocks": deadlocks,
                 "worker_peak_rss_mb": Self.peakRSS(), "rss_before_burst_mb": rssBefore,
-                "cpu_ms_per_push": cpu.perPush(users),
+                "cpu_ms_per_push": cpu.perPush(expected),
             ]
             print(String(decoding: try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys]), as: UTF8.self))
             // Every notification shown once on its device (the stand-in's view, not ours).
