@@ -323,7 +323,7 @@ let package = Package(
         unitTests("APITests", ["API", .product(name: "CryptoExtras", package: "swift-crypto"), .product(name: "Crypto", package: "swift-crypto")]),
         // Integration tier: a module with Postgres, the stand-ins on real sockets and in-process services,
         // built on the cluster kit's `World`.
-        integrationTests("StoreIntegrationTests", ["Store", "AlfredCore"]),
+        integrationTests("StoreIntegrationTests", ["Store", "AlfredCore", "Privacy"]),
         integrationTests("JobQueueIntegrationTests", ["JobQueue", "Store", "AlfredCore", "WorkerProcess"]),
         integrationTests("GoogleAPIIntegrationTests", ["GoogleAPI", "StandIns", "AlfredCore"]),
         integrationTests("APNsIntegrationTests", ["APNs", "StandIns", "AlfredCore", .product(name: "Crypto", package: "swift-crypto"),

@@ -96,6 +96,8 @@ public protocol ConnectorStore: ConnectorListing {
     /// Drops a connector parked for revocation, once Google confirmed it.
     func forgetParked(_ id: UUID) async throws
     func audit(_ event: AuditEvent) async throws
+    /// Counts a routine success into the user's daily tally (see `AuditRecorder.tally`).
+    func tally(_ event: AuditEvent) async throws
 }
 
 /// A short-lived Google access token, as workers get it from the broker.

@@ -4,6 +4,10 @@ import Foundation
 /// longer exists is dropped (a job still running after a delete-all must not write about them).
 public protocol AuditRecorder: Sendable {
     func record(_ event: AuditEvent) async throws
+    /// Counts a routine success into the user's tally of identical events (same type, connector,
+    /// result and metadata; `items` adds up what fetches returned): the tally becomes one event,
+    /// with the count, when it is folded (`AuditStore.fold`, daily). Failures are `record`ed.
+    func tally(_ event: AuditEvent, items: Int?) async throws
 }
 
 /// One stored audit event, with its place in the user's chain.
@@ -50,6 +54,9 @@ public protocol AuditStore: AuditRecorder {
     func head(userID: UUID) async throws -> AuditHead?
     /// Removes events created before `before` (a prefix of each chain), at most `limit`.
     func prune(before: Date, limit: Int) async throws -> Int
+    /// Appends one event for each tally whose first event is before `before`, and removes the tally,
+    /// at most `limit`; returns how many it folded.
+    func fold(before: Date, limit: Int) async throws -> Int
 }
 
 /// A delete-all request, as `alfred privacy status` shows it. Holds no user id once completed.

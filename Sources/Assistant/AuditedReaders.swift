@@ -4,31 +4,40 @@ import Foundation
 import Sealing
 import Logging
 
-/// Every Google fetch a job makes for a user writes one redacted `CONNECTOR_FETCH` audit event
-/// (RFC §4.2): the source, the operation, the result and how many items came back — never an id,
-/// a title, an address or a subject. An audit write that fails is logged, not fatal: the user's
-/// reminder matters more than the record of having read their calendar for it.
+/// Every Google fetch a job makes for a user is audited, redacted (RFC §4.2): the source, the
+/// operation, the result and how many items came back — never an id, a title, an address or a
+/// subject. A successful fetch counts into the user's tally for its source and operation, which the
+/// worker folds into one `CONNECTOR_FETCH` event a day with the count and the items (migration 0026:
+/// one event per fetch was 180 a user-day, mostly "nothing changed"); a failed fetch appends its own
+/// event at once. An audit write
+/// that fails is logged, not fatal: the user's reminder matters more than the record of having read
+/// their calendar for it.
 struct FetchAudit: Sendable {
     let recorder: any AuditRecorder
     let userID: UUID
     let logger: Logger
 
     func record<T>(_ source: String, _ operation: String, count: (T) -> Int, _ body: () async throws -> T) async throws -> T {
+        let value: T
         do {
-            let value = try await body()
-            await write(source, operation, "SUCCESS", ["items": "\(count(value))"])
-            return value
+            value = try await body()
         } catch {
-            await write(source, operation, "FAILURE", [:])
+            await write {
+                try await recorder.record(AuditEvent(userID: userID, type: "CONNECTOR_FETCH", connector: "google", result: "FAILURE",
+                                                     metadata: ["source": source, "operation": operation]))
+            }
             throw error
         }
+        await write {
+            try await recorder.tally(AuditEvent(userID: userID, type: "CONNECTOR_FETCH", connector: "google", result: "SUCCESS",
+                                                metadata: ["source": source, "operation": operation]), items: count(value))
+        }
+        return value
     }
 
-    private func write(_ source: String, _ operation: String, _ result: String, _ extra: [String: String]) async {
-        var metadata = ["source": source, "operation": operation]
-        metadata.merge(extra) { $1 }
+    private func write(_ body: () async throws -> Void) async {
         do {
-            try await recorder.record(AuditEvent(userID: userID, type: "CONNECTOR_FETCH", connector: "google", result: result, metadata: metadata))
+            try await body()
         } catch {
             logger.error("could not write a connector-fetch audit event", metadata: ["alfred.error": "\(type(of: error))"])
         }

@@ -13,6 +13,9 @@ public struct PostgresAuditStore: AuditStore {
     let client: PostgresClient
     let logger: Logger
     private let appends: StatementBatcher<AuditEvent, UUID, Void>
+    private let tallies: StatementBatcher<Tallied, UUID, Void>
+
+    struct Tallied: Sendable { let event: AuditEvent; let items: Int? }
 
     public init(client: PostgresClient, logger: Logger) {
         self.client = client
@@ -21,10 +24,25 @@ public struct PostgresAuditStore: AuditStore {
             _ = try await Pooled.execute(client, try AuditSQL.Append(events), logger: logger)
             return events.map { _ in () }
         }
+        tallies = StatementBatcher(maxInFlight: 2, key: \.event.userID) { tallied in
+            _ = try await Pooled.execute(client, try AuditSQL.Tally(tallied.map { ($0.event, $0.items) }), logger: logger)
+            return tallied.map { _ in () }
+        }
     }
 
     public func record(_ event: AuditEvent) async throws {
         try await appends.submit(event)
+    }
+
+    public func tally(_ event: AuditEvent, items: Int?) async throws {
+        try await tallies.submit(Tallied(event: event, items: items))
+    }
+
+    public func fold(before: Date, limit: Int) async throws -> Int {
+        for count in try await Pooled.rows(client, AuditSQL.fold(before: before, limit: limit), logger: logger).decode(Int64.self) {
+            return Int(count)
+        }
+        return 0
     }
 
     public func entries(userID: UUID, afterSeq: Int64, limit: Int) async throws -> [AuditEntry] {

@@ -72,4 +72,8 @@ public struct PostgresConnectorStore: ConnectorStore {
     public func audit(_ event: AuditEvent) async throws {
         try await auditStore.record(event)
     }
+
+    public func tally(_ event: AuditEvent) async throws {
+        try await auditStore.tally(event, items: nil)
+    }
 }

@@ -159,7 +159,8 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
             let grant = try await google.refresh(refreshToken, client: secret.oauthClient)
             Self.refreshes("success").increment()
             do {
-                try await connectors.audit(AuditEvent(userID: secret.userID, type: "TOKEN_REFRESH", result: "SUCCESS"))
+                // A routine success: tallied, one event a day with the count (migration 0026).
+                try await connectors.tally(AuditEvent(userID: secret.userID, type: "TOKEN_REFRESH", result: "SUCCESS"))
             } catch {
                 // The token is good; dropping it would make every retry mint another at Google.
                 logger.error("could not audit a token refresh", metadata: ["alfred.error": "\(type(of: error))"])
@@ -271,8 +272,9 @@ public struct GoogleTokenBroker: BrokerRequestHandler {
                                                    metadata: ["operation": purpose, "reason": "attestation_refused"]))
             throw error
         }
-        // The key service allowed this broker to open the user's refresh token.
-        try await connectors.audit(AuditEvent(userID: secret.userID, type: "BROKER_DECISION", result: "PERMITTED",
+        // The key service allowed this broker to open the user's refresh token: tallied, one event a
+        // day with the count (the key service's own log keeps each release); a denial is its own event.
+        try await connectors.tally(AuditEvent(userID: secret.userID, type: "BROKER_DECISION", result: "PERMITTED",
                                               metadata: ["operation": purpose]))
         let dataKey = try RecipientCipher.open(sealed, with: evidence.recipientKey)
         let plaintext = try TokenEnvelope.open(secret.ciphertext.unsafeValue, context: context, dataKey: dataKey)

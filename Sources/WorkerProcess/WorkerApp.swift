@@ -45,6 +45,9 @@ public struct WorkerConfiguration: Sendable {
     public var retention: Duration = .seconds(72 * 3600)
     /// Audit events are kept this long (each user's chain stays verifiable from its anchor).
     public var auditRetention: Duration = .seconds(400 * 86_400)
+    /// A user's tally of routine successes (Google fetches, token refreshes) becomes one audit event
+    /// once its first is this old (migration 0026).
+    public var auditTallyWindow: Duration = .seconds(24 * 3600)
     /// Connections of the claims' pool: a few for the maintenance loops and two per queue.
     public var poolConnections: Int?
 
@@ -231,6 +234,10 @@ public final class WorkerApp<C: Clock<Duration>>: Service, Sendable {
         let now = runtime.now
         services.append(PeriodicService(name: "audit-prune", interval: .seconds(3600), runtime: runtime) {
             while try await audit.prune(before: now().addingTimeInterval(-auditRetention), limit: 5000) == 5000 {}
+        })
+        let tallyWindow = configuration.auditTallyWindow.seconds
+        services.append(PeriodicService(name: "audit-fold", interval: min(.seconds(300), configuration.auditTallyWindow / 4), runtime: runtime) {
+            while try await audit.fold(before: now().addingTimeInterval(-tallyWindow), limit: 5000) == 5000 {}
         })
         services.append(ParkedRevocations.sweeper(privacy: privacy, jobs: jobs, runtime: runtime))
         services.append(PrivacyGauges.sampler(privacy: privacy, runtime: runtime))

@@ -44,6 +44,8 @@ struct WorkerOptions: ParsableArguments {
     @Option(help: "Hours finished jobs are kept before pruning.") var retentionHours = 72.0
     @Option(help: "Days audit events are kept; older ones are pruned and each user's chain stays verifiable from its anchor.")
     var auditRetentionDays = 400.0
+    @Option(help: "Hours a user's routine successes (Google fetches, token refreshes) are tallied before each tally becomes one audit event with the count.")
+    var auditTallyHours = 24.0
     @Option(help: "Jobs claimed per statement.") var claimBatch = 100
     @Option(help: "The token broker's socket (env: ALFRED_BROKER_SOCKET); enables the jobs that need the broker.")
     var brokerSocket: String?
@@ -70,6 +72,9 @@ struct WorkerOptions: ParsableArguments {
         guard auditRetentionDays >= 30 else {
             throw ValidationError("--audit-retention-days must be at least 30: the database keeps the last 30 days of every chain")
         }
+        guard auditTallyHours > 0, auditTallyHours <= 24 * 7 else {
+            throw ValidationError("--audit-tally-hours must be more than 0 and at most a week (168)")
+        }
     }
 
     /// The options as the worker library takes them.
@@ -88,6 +93,7 @@ struct WorkerOptions: ParsableArguments {
         c.rescueInterval = .seconds(rescueSeconds)
         c.retention = .seconds(retentionHours * 3600)
         c.auditRetention = .seconds(auditRetentionDays * 86_400)
+        c.auditTallyWindow = .seconds(auditTallyHours * 3600)
         return c
     }
 }

@@ -150,14 +150,17 @@ import Testing
             for needle in Self.personal {
                 #expect(try await plaintextHits(of: needle, in: world.owner) == [], "\(needle) stored in plaintext")
             }
-            // The audit trail: every Google fetch is there, redacted, and the chain verifies.
+            // The audit trail: every Google fetch is there, redacted, and the chain verifies. Successful
+            // fetches are tallied and folded into the chain once a day; fold them now.
+            _ = try await PostgresAuditStore(client: world.owner, logger: TestDatabase.quietLogger).fold(before: .distantFuture, limit: 1000)
             let trail = try await world.owner.query("""
                 SELECT event_type || ' ' || coalesce(connector, '-') || ' ' || result || ' ' || redacted_metadata::text
                 FROM audit_events WHERE user_id = \(world.userID) ORDER BY seq
                 """, logger: TestDatabase.quietLogger).collect().map { try $0.decode(String.self) }
-            for source in ["calendar\", \"operation\": \"sync", "calendar\", \"operation\": \"event", "calendar\", \"operation\": \"events",
-                           "gmail\", \"operation\": \"profile", "gmail\", \"operation\": \"history", "gmail\", \"operation\": \"metadata"] {
-                #expect(trail.contains { $0.hasPrefix("CONNECTOR_FETCH google SUCCESS") && $0.contains(source) }, "\(source): \(trail)")
+            for (source, operation) in [("calendar", "sync"), ("calendar", "event"), ("calendar", "events"),
+                                        ("gmail", "profile"), ("gmail", "history"), ("gmail", "metadata")] {
+                #expect(trail.contains { $0.hasPrefix("CONNECTOR_FETCH google SUCCESS") && $0.contains("\"source\": \"\(source)\"")
+                            && $0.contains("\"operation\": \"\(operation)\"") && $0.contains("\"count\": ") }, "\(source) \(operation): \(trail)")
             }
             for needle in Self.personal + [AssistantWorld.subject, "m-urgent", "evt-board"] {
                 #expect(!trail.contains { $0.localizedCaseInsensitiveContains(needle) }, "\(needle) reached the audit trail")
