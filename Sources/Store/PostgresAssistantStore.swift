@@ -157,7 +157,7 @@ public struct PostgresAssistantStore: AssistantStore {
                 claim.keys.append(notification.idempotencyKey)
                 claim.users.append(notification.userID)
                 claim.kinds.append(notification.kind)
-                claim.jobIDs.append(UUID())
+                claim.jobIDs.append(.timeOrdered())
                 claim.deadlines.append(notification.deadline ?? JobSQL.noInstant)
                 claim.scheduled.append(notification.scheduledAt ?? JobSQL.noInstant)
                 if let urgency = notification.urgency {

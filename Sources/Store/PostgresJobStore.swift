@@ -53,7 +53,7 @@ public struct PostgresJobStore: JobStore {
         var ids = [UUID](repeating: UUID(), count: jobs.count)
         for index in send {
             let job = jobs[index]
-            let id = job.id?.uuid ?? UUID()
+            let id = job.id?.uuid ?? UUID.timeOrdered()
             ids[index] = id
             columns.ids.append(id)
             columns.kinds.append(job.kind.name)
