@@ -58,20 +58,11 @@ struct APIBench: AsyncParsableCommand {
 
     private func measure(cluster: EmbeddedPostgres, url: DatabaseURL, apple: AppleStandIn, binary: String, logger: Logger) async throws {
         let directory = cluster.directory
-        let dataKey = directory.appendingPathComponent("host.key").path
-        let sessionKey = directory.appendingPathComponent("session.key").path
-        try HostSealer.generateKeyBytes().map { String(format: "%02x", $0) }.joined().write(toFile: dataKey, atomically: true, encoding: .utf8)
-        try (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max)) }.joined()
-            .write(toFile: sessionKey, atomically: true, encoding: .utf8)
+        let (dataKey, sessionKey) = try Self.writeKeys(in: directory)
         var apiURL = url
         apiURL.username = "alfred_api"
         let port = try EmbeddedPostgres.freePort()
-        let api = try ChildProcess(binary, [
-            "api", "--port", "\(port)", "--bundle-id", Self.bundleID, "--apple-keys-url", try await apple.keysURL(),
-            "--data-key-file", dataKey, "--session-key-file", sessionKey, "--log-level", "warning",
-            // One address stands for the whole fleet here; the per-user limit stays as shipped.
-            "--address-rate", "1000000",
-        ], environment: ["ALFRED_DATABASE_URL": apiURL.secretString.unsafeValue])
+        let api = try await Self.startAPI(binary, port: port, url: url, apple: apple, dataKey: dataKey, sessionKey: sessionKey)
         defer { api.signal(SIGTERM) }
         // The reference routes, as a process of their own with the API's role and keys.
         let referencePort = try EmbeddedPostgres.freePort()
@@ -99,28 +90,11 @@ struct APIBench: AsyncParsableCommand {
         let load = Load(http: http, base: "http://127.0.0.1:\(port)")
         let referenceLoad = Load(http: http, base: "http://127.0.0.1:\(referencePort)")
         for (process, candidate, name) in [(api, load, "alfred api"), (reference, referenceLoad, "the reference API")] {
-            var up = false
-            for _ in 0..<300 where process.poll() == nil {
-                if (try? await candidate.send(.GET, "/healthz")) == 200 { up = true; break }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            guard up else { throw ValidationError("\(name) did not come up: \(process.output.suffix(2000))") }
+            try await Self.waitUntilUp(process, candidate, name: name)
         }
 
         print("minting \(users) identity tokens and signing each user in once (warm-up)…")
-        var signIns: [String] = []
-        for user in 0..<users {
-            let token = try apple.identityToken(.init(subject: "bench.\(user)", audience: Self.bundleID, expiresIn: 3600))
-            signIns.append(Self.json(["apple_identity_token": token, "device_id": "iphone-\(user)"]))
-        }
-        var accessTokens: [String] = []
-        for body in signIns {
-            let (status, answer) = try await load.call(.POST, "/v1/auth/ios/session", body: body)
-            guard status == 200, let access = answer["access_token"] as? String else {
-                throw ValidationError("warm-up sign-in answered \(status): \(answer)")
-            }
-            accessTokens.append(access)
-        }
+        let (signIns, accessTokens) = try await Self.signIn(users: users, apple: apple, load: load)
         let devices = (0..<users).map { user in
             Self.json(["device_id": "iphone-\(user)", "apns_token": String(format: "%064llx", UInt64(user)),  // one phone per user
                        "environment": "production"])
@@ -198,6 +172,56 @@ struct APIBench: AsyncParsableCommand {
                      name, result.offered, result.answeredPerSecond, result.percentile(0.5), result.percentile(0.99),
                      result.percentile(1), result.rejected, result.errors, result.apiCPUMicros, result.postgresCPUMicros))
         return result
+    }
+
+    /// A data key and a session key, as hex files in `directory`.
+    static func writeKeys(in directory: URL) throws -> (dataKey: String, sessionKey: String) {
+        let dataKey = directory.appendingPathComponent("host.key").path
+        let sessionKey = directory.appendingPathComponent("session.key").path
+        try HostSealer.generateKeyBytes().map { String(format: "%02x", $0) }.joined().write(toFile: dataKey, atomically: true, encoding: .utf8)
+        try (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max)) }.joined()
+            .write(toFile: sessionKey, atomically: true, encoding: .utf8)
+        return (dataKey, sessionKey)
+    }
+
+    /// `alfred api` as it runs in production: its own process and database role, the Apple stand-in's keys.
+    static func startAPI(_ binary: String, port: Int, url: DatabaseURL, apple: AppleStandIn, dataKey: String, sessionKey: String) async throws -> ChildProcess {
+        var apiURL = url
+        apiURL.username = "alfred_api"
+        return try ChildProcess(binary, [
+            "api", "--port", "\(port)", "--bundle-id", bundleID, "--apple-keys-url", try await apple.keysURL(),
+            "--data-key-file", dataKey, "--session-key-file", sessionKey, "--log-level", "warning",
+            // One address stands for the whole fleet here; the per-user limit stays as shipped.
+            "--address-rate", "1000000",
+        ], environment: ["ALFRED_DATABASE_URL": apiURL.secretString.unsafeValue])
+    }
+
+    /// Waits until `process` answers `/healthz` on `load`.
+    static func waitUntilUp(_ process: ChildProcess, _ load: Load, name: String) async throws {
+        for _ in 0..<300 where process.poll() == nil {
+            if (try? await load.send(.GET, "/healthz")) == 200 { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw ValidationError("\(name) did not come up: \(process.output.suffix(2000))")
+    }
+
+    /// Signs `users` users in through the real flow (an Apple identity token each): their sign-in
+    /// bodies and access tokens. A user who signed in before gets a new session.
+    static func signIn(users: Int, apple: AppleStandIn, load: Load) async throws -> (bodies: [String], accessTokens: [String]) {
+        var signIns: [String] = []
+        for user in 0..<users {
+            let token = try apple.identityToken(.init(subject: "bench.\(user)", audience: bundleID, expiresIn: 3600))
+            signIns.append(json(["apple_identity_token": token, "device_id": "iphone-\(user)"]))
+        }
+        var accessTokens: [String] = []
+        for body in signIns {
+            let (status, answer) = try await load.call(.POST, "/v1/auth/ios/session", body: body)
+            guard status == 200, let access = answer["access_token"] as? String else {
+                throw ValidationError("sign-in answered \(status): \(answer)")
+            }
+            accessTokens.append(access)
+        }
+        return (signIns, accessTokens)
     }
 
     /// This executable, which serves the reference routes (`reference-api`).

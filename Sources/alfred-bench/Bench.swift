@@ -16,7 +16,7 @@ import Store
 @main
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "alfred-bench", abstract: "Benchmarks for Alfred's worker service.", subcommands: [QueueBench.self, BrokerBench.self, GoogleBench.self, BurstBench.self, ChaosBench.self, GmailPushBench.self, PrivacyBench.self, RestartBench.self, APIBench.self, UrgencyBench.self, ReferenceAPI.self])
+        commandName: "alfred-bench", abstract: "Benchmarks for Alfred's worker service.", subcommands: [QueueBench.self, ScaleBench.self, BrokerBench.self, GoogleBench.self, BurstBench.self, ChaosBench.self, GmailPushBench.self, PrivacyBench.self, RestartBench.self, APIBench.self, UrgencyBench.self, ReferenceAPI.self])
 }
 
 /// The `alfred` executable the benchmarks start: `--alfred PATH`, else the one built beside this one.
@@ -141,12 +141,24 @@ struct Measurements {
     let url: DatabaseURL
     let worker: String
     let logger: Logger
+    /// The `jobs` table holds other rows than the bench's (`alfred-bench scale`): a reset deletes
+    /// only the bench queue's, where otherwise it empties the table.
+    var shared = false
 
     static let kind = JobKind("noop")
 
-    func reset() async throws {
-        _ = try await client.query("TRUNCATE jobs", logger: logger).collect()
+    /// Empties the bench queue; returns the database's time after it, from which the bench's
+    /// completions are counted (a shared table's history finished before it).
+    @discardableResult
+    func reset() async throws -> Date {
+        if shared {
+            _ = try await client.query("DELETE FROM jobs WHERE queue = 'bench'", logger: logger).collect()
+        } else {
+            _ = try await client.query("TRUNCATE jobs", logger: logger).collect()
+        }
         _ = try await client.query("VACUUM ANALYZE jobs", logger: logger).collect()
+        for try await now in try await client.query("SELECT now()", logger: logger).decode(Date.self) { return now }
+        throw ValidationError("the database did not say what time it is")
     }
 
     /// Jobs per second inserted by one client in batched statements (each its own transaction).
@@ -194,19 +206,23 @@ struct Measurements {
         return peaks
     }
 
-    func completed() async throws -> Int {
-        let rows = try await client.query("SELECT count(*)::int8 FROM jobs WHERE state = 'completed'", logger: logger)
+    /// The bench queue's jobs completed since `since` (by the finished-jobs index, whatever else the table holds).
+    func completed(since: Date) async throws -> Int {
+        let rows = try await client.query("""
+            SELECT count(*)::int8 FROM jobs WHERE state = 'completed' AND finished_at >= \(since) AND queue = 'bench'
+            """, logger: logger)
         for try await n in rows.decode(Int.self) { return n }
         return 0
     }
 
     /// Jobs per second drained by `processes` idle workers after `jobs` jobs appear in one commit.
-    func drain(jobs: Int, processes: Int, concurrency: Int?) async throws -> (Double, [Double]) {
-        try await reset()
+    /// `randomIDs`: the jobs get random (version 4) ids, as every job did before ids were time-ordered.
+    func drain(jobs: Int, processes: Int, concurrency: Int?, randomIDs: Bool = false) async throws -> (Double, [Double]) {
+        let since = try await reset()
         let workers = try await startWorkers(processes, concurrency: concurrency)
-        try await enqueueAll(jobs)
+        try await enqueueAll(jobs, randomIDs: randomIDs)
         let start = ContinuousClock.now
-        while try await completed() < jobs {
+        while try await completed(since: since) < jobs {
             try await Task.sleep(for: .milliseconds(20))
             if start.duration(to: .now) > .seconds(600) { throw ValidationError("drain did not finish in 10 minutes") }
         }
@@ -215,14 +231,15 @@ struct Measurements {
     }
 
     /// `jobs` no-op jobs of the bench queue, due now, in one commit.
-    func enqueueAll(_ jobs: Int) async throws {
+    func enqueueAll(_ jobs: Int, randomIDs: Bool = false) async throws {
         var job = NewJob(kind: .noop)
         job.queue = "bench"
         try await client.withTransaction(logger: logger) { connection in
             var left = jobs
             while left > 0 {
                 let n = min(5000, left)
-                _ = try await store.enqueue(Array(repeating: job, count: n), onConflict: .keep, on: connection)
+                let batch = randomIDs ? (0..<n).map { _ in var j = job; j.id = JobID(UUID()); return j } : Array(repeating: job, count: n)
+                _ = try await store.enqueue(batch, onConflict: .keep, on: connection)
                 left -= n
             }
         }
@@ -233,7 +250,7 @@ struct Measurements {
     /// Offers `rate` jobs/s in 10 ms ticks for `seconds`, to one worker, each due `lead` after its
     /// enqueue; lateness is claim time minus due time, both by the database clock.
     func lateness(rate: Int, seconds: Int, lead: Duration, concurrency: Int?) async throws -> (Percentiles, Double, [Double]) {
-        try await reset()
+        let since = try await reset()
         let workers = try await startWorkers(1, concurrency: concurrency)
         var job = NewJob(kind: .noop, schedule: lead > .zero ? .after(lead) : .now)
         job.queue = "bench"
@@ -250,11 +267,12 @@ struct Measurements {
         }
         let offered = Double(sent) / start.duration(to: clock.now).seconds
         let drainDeadline = clock.now + .seconds(30)
-        while try await completed() < sent, clock.now < drainDeadline { try await Task.sleep(for: .milliseconds(20)) }
+        while try await completed(since: since) < sent, clock.now < drainDeadline { try await Task.sleep(for: .milliseconds(20)) }
         let peaks = await stop(workers)
         let rows = try await client.query("""
             SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY l), percentile_cont(0.99) WITHIN GROUP (ORDER BY l), max(l)
-            FROM (SELECT extract(epoch FROM last_run_at - due_at)::float8 * 1000 AS l FROM jobs WHERE state = 'completed') s
+            FROM (SELECT extract(epoch FROM last_run_at - due_at)::float8 * 1000 AS l FROM jobs
+                  WHERE state = 'completed' AND finished_at >= \(since) AND queue = 'bench') s
             """, logger: logger)
         var result = Percentiles()
         for try await (p50, p99, max) in rows.decode((Double, Double, Double).self) {
