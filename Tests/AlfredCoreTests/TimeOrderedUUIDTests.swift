@@ -17,9 +17,11 @@ import Testing
 
     @Test func laterIdsSortAfterEarlierOnesAndIdsOfOneMillisecondStillDiffer() {
         let start = Date(timeIntervalSince1970: 1_764_000_000)
-        let ids = (0..<1000).map { UUID.timeOrdered(at: start.addingTimeInterval(Double($0) / 1000)) }
+        // Mid-millisecond instants, one millisecond apart.
+        let ids = (0..<1000).map { UUID.timeOrdered(at: start.addingTimeInterval((Double($0) + 0.5) / 1000)) }
         let text = ids.map { $0.uuidString.lowercased() }
-        #expect(text == text.sorted(), "Postgres orders uuids bytewise, as these strings sort")
+        let sorted = text == text.sorted()
+        #expect(sorted, "Postgres orders uuids bytewise, as these strings sort")
         let same = (0..<1000).map { _ in UUID.timeOrdered(at: start) }
         #expect(Set(same).count == 1000)
         #expect(JobID().uuid.uuidString.dropFirst(14).first == "7", "a job's default id is time-ordered")
