@@ -72,7 +72,9 @@ GRANT EXECUTE ON FUNCTION alfred_audit_tally(uuid[], text[], text[], text[], tex
 -- Folds tallies whose first event is older than p_before into the chain, at most p_limit: one event
 -- each (appended now; its metadata says when its events were), and the tally row goes in the same
 -- transaction, so an event is counted in exactly one. Returns how many tallies it folded. Users in
--- order (their heads' locks). The worker runs it; it folds every role's tallies.
+-- order (their heads' locks). The worker runs it; it folds every role's tallies. A user a delete-all
+-- holds is passed by, tallies and all: the fold would wait for the user while holding the tallies
+-- the deletion's cascade waits for (a deadlock); the deletion takes them with the user.
 CREATE FUNCTION alfred_audit_fold(p_before timestamptz, p_limit int) RETURNS bigint
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
 DECLARE
@@ -82,11 +84,12 @@ BEGIN
         RAISE EXCEPTION 'role % may not fold audit tallies', session_user USING ERRCODE = 'insufficient_privilege';
     END IF;
     WITH due AS (
-        SELECT user_id, event_type, connector, result, metadata FROM audit_tallies
-        WHERE first_at < p_before
-        ORDER BY user_id, event_type, connector, result, metadata
+        SELECT t.user_id, t.event_type, t.connector, t.result, t.metadata
+        FROM audit_tallies t JOIN users u ON u.id = t.user_id
+        WHERE t.first_at < p_before
+        ORDER BY t.user_id, t.event_type, t.connector, t.result, t.metadata
         LIMIT p_limit
-        FOR UPDATE SKIP LOCKED
+        FOR UPDATE OF t SKIP LOCKED FOR KEY SHARE OF u SKIP LOCKED
     ), folded AS (
         DELETE FROM audit_tallies f USING due d
         WHERE (f.user_id, f.event_type, f.connector, f.result, f.metadata) = (d.user_id, d.event_type, d.connector, d.result, d.metadata)

@@ -9,9 +9,8 @@ import Logging
 /// subject. A successful fetch counts into the user's tally for its source and operation, which the
 /// worker folds into one `CONNECTOR_FETCH` event a day with the count and the items (migration 0026:
 /// one event per fetch was 180 a user-day, mostly "nothing changed"); a failed fetch appends its own
-/// event at once. An audit write
-/// that fails is logged, not fatal: the user's reminder matters more than the record of having read
-/// their calendar for it.
+/// event at once. An audit write that fails is logged, not fatal: the user's reminder matters more
+/// than the record of having read their calendar for it.
 struct FetchAudit: Sendable {
     let recorder: any AuditRecorder
     let userID: UUID

@@ -39,8 +39,8 @@ enum AuditSQL {
     }
 
     /// Adds events to their users' tallies (`alfred_audit_tally`, migration 0026), many users in one
-    /// statement. A missing connector is '', `items` nil is -1 (arrays carry no NULLs here). Prepared: a burst's every calendar
-    /// read tallies one.
+    /// statement. A missing connector is '', `items` nil is -1 (arrays carry no NULLs here). Prepared:
+    /// a burst's every calendar read tallies one.
     struct Tally: PostgresPreparedStatement {
         static let sql = "SELECT alfred_audit_tally($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int8[])"
         typealias Row = Int64

@@ -68,6 +68,30 @@ import Testing
         }
     }
 
+    /// A delete-all locks the user first, then deletes their rows (the tallies by cascade). A fold
+    /// that took the tallies and then waited for the user would deadlock with it; it passes them by.
+    @Test(.timeLimit(.minutes(2))) func aFoldPassesByAUserADeleteAllHolds() async throws {
+        let url = try await TestDatabase.fresh()
+        let user = UUID()
+        try await TestDatabase.withClient(url) { owner in
+            _ = try await owner.query("INSERT INTO users (id) VALUES (\(user))", logger: Self.logger).collect()
+            try await TestDatabase.withClient(connect(url, as: "alfred_worker")) { worker in
+                let store = PostgresAuditStore(client: worker, logger: Self.logger)
+                try await store.tally(Self.fetch(user, "calendar", "sync"), items: 1)
+                try await owner.withTransaction(logger: Self.logger) { deletion in
+                    _ = try await deletion.query("SELECT 1 FROM users WHERE id = \(user) FOR UPDATE", logger: Self.logger).collect()
+                    let folded = try await store.fold(before: .distantFuture, limit: 10)
+                    #expect(folded == 0, "the held user's tally is left to the deletion")
+                    _ = try await deletion.query("DELETE FROM users WHERE id = \(user)", logger: Self.logger).collect()
+                }
+            }
+            let left = try await owner.query("""
+                SELECT (SELECT count(*) FROM audit_tallies) + (SELECT count(*) FROM audit_events WHERE user_id = \(user))
+                """, logger: Self.logger).collect()
+            #expect(try left.first?.decode(Int.self) == 0, "the tally went with the user, and nothing was written about them")
+        }
+    }
+
     static func tally(_ event: AuditEvent, on client: PostgresClient) async throws {
         for try await _ in try await client.execute(try AuditSQL.Tally([(event, nil)]), logger: logger) {}
     }
